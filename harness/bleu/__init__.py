@@ -1,0 +1,24 @@
+"""The project's own BLEU engine.
+
+>>> from harness.bleu import score
+>>> score(["the cat sat"], [["the cat sat"]], convention="sacrebleu", level="sentence").score
+100.00000000000004
+
+``conventions`` maps each convention's name to its description and signature.
+"""
+
+from harness.bleu.api import LEVELS, Request, score, score_many
+from harness.bleu.conventions import CONVENTIONS as conventions
+from harness.bleu.conventions import get_convention
+from harness.bleu.result import BleuResult, ConventionError
+
+__all__ = [
+    "LEVELS",
+    "BleuResult",
+    "ConventionError",
+    "Request",
+    "conventions",
+    "get_convention",
+    "score",
+    "score_many",
+]

@@ -1,0 +1,133 @@
+"""What a convention is: named knobs, its options, and a pure finish over statistics."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from harness.bleu.corpus import CorpusStats
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """Every choice on which BLEU implementations differ, in words (CONVENTIONS.md, A.1-A.2).
+
+    The signature of a convention is these knobs, in this order, ``key:value`` joined by ``|``.
+    """
+
+    ref: str  # which reference length, and the tie-break
+    bp: str  # brevity penalty and its edge rules
+    zero: str  # what an order with no match does
+    smooth: str
+    weights: str
+    eff: str  # effective order / auto re-weighting for short hypotheses
+    denom: str  # per-segment denominator rule
+    tok: str
+    case: str
+    scale: str
+
+    def signature(self, name: str, version: str = "") -> str:
+        parts = [name] + [f"{f.name}:{getattr(self, f.name)}" for f in fields(self)]
+        if version:
+            parts.append(f"version:{version}")
+        return "|".join(parts)
+
+
+@dataclass(frozen=True)
+class Preprocessing:
+    """How text becomes tokens: case folding (``str.lower`` first), then the tokenizer."""
+
+    tokenizer: str = "none"
+    lowercase: bool = False
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A convention's numbers before they are wrapped into a ``BleuResult``."""
+
+    scores: tuple[float, ...]
+    precisions: tuple[float, ...]
+    counts: tuple[int, ...]
+    totals: tuple[Any, ...]
+    bp: float
+    hyp_len: int
+    ref_len: int
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A named BLEU convention.
+
+    ``resolve`` turns user options (in the library's own vocabulary) into the complete,
+    validated option mapping; the other functions take that mapping.
+    """
+
+    name: str
+    description: str
+    scale: float
+    resolve: Callable[[str, Mapping[str, Any]], dict[str, Any]]
+    preprocessing: Callable[[Mapping[str, Any]], Preprocessing]
+    required_order: Callable[[Mapping[str, Any]], int]
+    knobs: Callable[[Mapping[str, Any]], Knobs]
+    finish: Callable[[CorpusStats, str, Mapping[str, Any]], Finished]
+
+    def signature(self, level: str = "corpus", **options: Any) -> str:
+        """The signature string of this convention with ``options`` (defaults otherwise)."""
+        return self.knobs(self.resolve(level, options)).signature(self.name)
+
+    @property
+    def default_signature(self) -> str:
+        return self.signature()
+
+
+def merge_options(
+    convention: str, given: Mapping[str, Any], defaults: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``defaults`` updated with ``given``; an unknown key is a ``ValueError`` naming it."""
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        known = ", ".join(sorted(defaults))
+        raise ValueError(
+            f"unknown option {unknown[0]!r} for convention {convention!r} (known: {known})"
+        )
+    merged = dict(defaults)
+    merged.update(given)
+    return merged
+
+
+def require_number(convention: str, key: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{convention}: option {key!r} must be a number, got {value!r}")
+
+
+def require_bool(convention: str, key: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{convention}: option {key!r} must be true or false, got {value!r}")
+
+
+def require_choice(convention: str, key: str, value: Any, choices) -> None:
+    if value not in choices:
+        raise ValueError(
+            f"{convention}: option {key!r} must be one of {', '.join(map(str, choices))}; "
+            f"got {value!r}"
+        )
+
+
+def weight_tuple(convention: str, key: str, value: Any) -> tuple[float, ...]:
+    """A weight vector as a tuple of numbers, or a ``ValueError`` naming the problem."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ValueError(f"{convention}: option {key!r} must be a list of numbers, got {value!r}")
+    weights = tuple(value)
+    for w in weights:
+        require_number(convention, key, w)
+    return weights
+
+
+def format_weights(weights: tuple[float, ...]) -> str:
+    return ",".join(f"{w:g}" for w in weights)
+
+
+def is_finite_nonnegative(weights: tuple[float, ...]) -> bool:
+    return all(math.isfinite(w) and w >= 0 for w in weights)

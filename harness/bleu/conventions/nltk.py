@@ -1,0 +1,281 @@
+"""The NLTK convention: ``nltk.translate.bleu_score`` (3.6.6 and later; checked on 3.10.4).
+
+``level="sentence"`` is ``sentence_bleu``, ``"corpus"`` is ``corpus_bleu`` (which
+``sentence_bleu`` calls with one segment). The arithmetic follows ``corpus_bleu`` step by
+step, with the same number types, so the floats agree bit for bit:
+
+* precisions are exact ``Fraction(m_n, l_n)`` of corpus sums, where every segment's ``l_n`` is
+  floored at one (``modified_precision``: ``denominator = max(1, sum(counts.values()))``);
+* the reference length is the closest one, the shorter on a tie (``closest_ref_length``);
+* ``brevity_penalty``: 1 if c > r, 0 if c == 0, else ``exp(1 - r/c)``;
+* no unigram match returns 0 before any smoothing (``if p_numerators[1] == 0``);
+* smoothing is ``SmoothingFunction`` (Chen & Cherry 2014) with NLTK's own quirks: method0 puts
+  ``sys.float_info.min`` for a zero precision (tiny positive scores since 3.3, PR #1844);
+  methods 5 and 6 read the *last* segment's references and hypothesis; method4 uses the corpus
+  hypothesis length (3.4, #2083) and the 3.6 formula (PR #2681); method2 leaves p_1 alone
+  (3.6, PR #2572);
+* ``bp * exp(fsum(w_i * log(p_i) for ... if p_i > 0))`` — non-positive precisions are dropped
+  (3.6.6, PR #2839); weights are used as given, never normalised.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from harness.bleu.convention import (
+    Convention,
+    Finished,
+    Knobs,
+    Preprocessing,
+    format_weights,
+    merge_options,
+    require_bool,
+    require_choice,
+    require_number,
+    weight_tuple,
+)
+from harness.bleu.corpus import CorpusStats
+from harness.bleu.result import ConventionError
+
+NAME = "nltk"
+SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
+DEFAULTS: dict[str, Any] = {
+    "weights": (0.25, 0.25, 0.25, 0.25),
+    "smoothing": "method0",
+    "epsilon": 0.1,
+    "alpha": 5,
+    "k": 5,
+    "auto_reweigh": False,
+}
+#: method5 always reads order 5 of the last segment (``modified_precision(..., 5)``).
+METHOD5_ORDER = 5
+
+
+def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    options = merge_options(NAME, given, DEFAULTS)
+    options["weights"] = _weights(options["weights"])
+    smoothing = options["smoothing"]
+    if isinstance(smoothing, int) and not isinstance(smoothing, bool):
+        smoothing = f"method{smoothing}"
+    require_choice(NAME, "smoothing", smoothing, SMOOTHING_METHODS)
+    options["smoothing"] = smoothing
+    for key in ("epsilon", "alpha", "k"):
+        require_number(NAME, key, options[key])
+    require_bool(NAME, "auto_reweigh", options["auto_reweigh"])
+    return options
+
+
+def _weights(value: Any) -> tuple:
+    """One weight vector, or several (NLTK's ``weights[0][0]`` test for a list of vectors)."""
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):
+        return tuple(weight_tuple(NAME, "weights", vector) for vector in value)
+    return weight_tuple(NAME, "weights", value)
+
+
+def weight_sets(options: Mapping[str, Any]) -> tuple[tuple[float, ...], ...]:
+    weights = options["weights"]
+    if weights and isinstance(weights[0], tuple):
+        return weights
+    return (weights,)
+
+
+def max_order(options: Mapping[str, Any]) -> int:
+    return max(len(w) for w in weight_sets(options))
+
+
+def required_order(options: Mapping[str, Any]) -> int:
+    order = max_order(options)
+    if options["smoothing"] in ("method5", "method7"):
+        order = max(order, METHOD5_ORDER)
+    return order
+
+
+def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
+    return Preprocessing("none", False)
+
+
+def knobs(options: Mapping[str, Any]) -> Knobs:
+    smoothing = options["smoothing"]
+    parameter = {"method1": "epsilon", "method4": "k", "method6": "alpha", "method7": "k"}
+    if smoothing in parameter:
+        key = parameter[smoothing]
+        smoothing += f"[{key}={options[key]:g}]"
+    return Knobs(
+        ref="closest,tie=shorter",
+        bp="c>r?1:c=0?0:exp(1-r/c)",
+        zero="float_min" if options["smoothing"] == "method0" else "smoothed",
+        smooth=smoothing,
+        weights="raw:" + ";".join(format_weights(w) for w in weight_sets(options)),
+        eff="auto_reweigh" if options["auto_reweigh"] else "no",
+        denom="floor1/segment",
+        tok="whitespace",
+        case="mixed",
+        scale="1",
+    )
+
+
+def brevity_penalty(ref_len: int, hyp_len: int) -> float:
+    """``nltk.translate.bleu_score.brevity_penalty`` (note: int 1 or 0 at the edges)."""
+    if hyp_len > ref_len:
+        return 1
+    if hyp_len == 0:
+        return 0
+    return math.exp(1 - ref_len / hyp_len)
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    vectors = weight_sets(options)
+    order = max_order(options)
+    _check_references(corpus, order)
+    hyp_len = corpus.hyp_len
+    ref_len = corpus.ref_len("closest_shorter")
+    matches = corpus.matches[:order]
+    denominators = corpus.floored_totals[:order]
+    bp = brevity_penalty(ref_len, hyp_len)
+    precisions = tuple(m / d for m, d in zip(matches, denominators))
+
+    def finished(scores: tuple[float, ...]) -> Finished:
+        return Finished(scores, precisions, matches, denominators, bp, hyp_len, ref_len)
+
+    if order == 0 or matches[0] == 0:  # "Returns 0 if there's no matching n-grams"
+        return finished((0,) * len(vectors))
+
+    p_n: list[Any] = [Fraction(m, d) for m, d in zip(matches, denominators)]
+    p_n = SMOOTHERS[options["smoothing"]](p_n, _Context(corpus, options, matches, denominators))
+    scores = []
+    for weight in vectors:
+        if options["auto_reweigh"] and hyp_len < 4 and weight == (0.25, 0.25, 0.25, 0.25):
+            weight = (1 / hyp_len,) * hyp_len
+        log_sum = math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weight, p_n) if p_i > 0)
+        try:
+            scores.append(bp * math.exp(log_sum))
+        except OverflowError:
+            raise ConventionError(NAME, "exp of the weighted log sum overflows", "OverflowError")
+    return finished(tuple(scores))
+
+
+def _check_references(corpus: CorpusStats, order: int) -> None:
+    """A segment without references fails in ``modified_precision`` (``max_counts[ngram]``,
+    a ``KeyError``) when it has n-grams, else in ``closest_ref_length`` (``min()`` of nothing)."""
+    if not corpus.has_segment_without_references:
+        return
+    first = next(s for s in corpus.segments if not s.ref_lens)
+    if order >= 1 and first.hyp_len >= 1:
+        raise ConventionError(NAME, "a hypothesis without references has no n-gram to clip "
+                              "against (modified_precision)", "KeyError")
+    raise ConventionError(NAME, "a hypothesis without references has no closest reference "
+                          "length (closest_ref_length takes min() of no lengths)", "ValueError")
+
+
+class _Context:
+    """What ``SmoothingFunction`` methods see besides ``p_n``: the unnormalised numerators
+    and denominators, the corpus hypothesis length, and the last segment (methods 5 and 6)."""
+
+    def __init__(self, corpus: CorpusStats, options, numerators, denominators) -> None:
+        self.numerators = numerators
+        self.denominators = denominators
+        self.hyp_len = corpus.hyp_len
+        self.last = corpus.segments[-1]
+        self.epsilon = options["epsilon"]
+        self.alpha = options["alpha"]
+        self.k = options["k"]
+
+
+def _method0(p_n: list, ctx: _Context) -> list:
+    return [p if m != 0 else sys.float_info.min for p, m in zip(p_n, ctx.numerators)]
+
+
+def _method1(p_n: list, ctx: _Context) -> list:
+    return [
+        (m + ctx.epsilon) / d if m == 0 else p
+        for p, m, d in zip(p_n, ctx.numerators, ctx.denominators)
+    ]
+
+
+def _method2(p_n: list, ctx: _Context) -> list:
+    return [
+        Fraction(m + 1, d + 1) if i != 0 else p
+        for i, (p, m, d) in enumerate(zip(p_n, ctx.numerators, ctx.denominators))
+    ]
+
+
+def _method3(p_n: list, ctx: _Context) -> list:
+    incvnt = 1
+    for i, (m, d) in enumerate(zip(ctx.numerators, ctx.denominators)):
+        if m == 0:
+            p_n[i] = 1 / (2**incvnt * d)
+            incvnt += 1
+    return p_n
+
+
+def _method4(p_n: list, ctx: _Context) -> list:
+    incvnt = 1
+    hyp_len = ctx.hyp_len if ctx.hyp_len else ctx.last.hyp_len
+    for i, (m, d) in enumerate(zip(ctx.numerators, ctx.denominators)):
+        if m == 0 and hyp_len > 1:
+            try:
+                numerator = 1 / (2**incvnt * ctx.k / math.log(hyp_len))
+            except ZeroDivisionError:
+                raise ConventionError(NAME, "method4 with k=0 divides by zero", "ZeroDivisionError")
+            p_n[i] = numerator / d
+            incvnt += 1
+    return p_n
+
+
+def _method5(p_n: list, ctx: _Context) -> list:
+    last = ctx.last
+    p_n_plus1 = p_n + [Fraction(last.matches[METHOD5_ORDER - 1], max(1, last.totals[METHOD5_ORDER - 1]))]
+    m = {-1: p_n[0] + 1}
+    for i, p_i in enumerate(p_n):
+        p_n[i] = (m[i - 1] + p_i + p_n_plus1[i + 1]) / 3
+        m[i] = p_n[i]
+    return p_n
+
+
+def _method6(p_n: list, ctx: _Context) -> list:
+    if len(p_n) < 3:
+        raise ConventionError(NAME, "method6 needs at least three n-gram orders", "IndexError")
+    if not p_n[2]:
+        raise ConventionError(
+            NAME, "method6 needs a non-zero trigram precision (p_n[2])", "AssertionError"
+        )
+    for i in range(2, len(p_n)):
+        pi0 = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
+        hyp_ngrams = max(0, ctx.last.hyp_len - i)  # n-grams of order i+1 in the last hypothesis
+        try:
+            p_n[i] = (ctx.numerators[i] + ctx.alpha * pi0) / (hyp_ngrams + ctx.alpha)
+        except ZeroDivisionError:
+            raise ConventionError(NAME, "method6 with alpha=0 divides by zero", "ZeroDivisionError")
+    return p_n
+
+
+def _method7(p_n: list, ctx: _Context) -> list:
+    return _method5(_method4(p_n, ctx), ctx)
+
+
+SMOOTHERS = {
+    "method0": _method0,
+    "method1": _method1,
+    "method2": _method2,
+    "method3": _method3,
+    "method4": _method4,
+    "method5": _method5,
+    "method6": _method6,
+    "method7": _method7,
+}
+
+CONVENTION = Convention(
+    name=NAME,
+    description="NLTK sentence_bleu/corpus_bleu: raw weights, method0-7 smoothing, "
+    "per-segment denominator floor, tiny floats for zero orders",
+    scale=1.0,
+    resolve=resolve,
+    preprocessing=preprocessing,
+    required_order=required_order,
+    knobs=knobs,
+    finish=finish,
+)

@@ -1,0 +1,185 @@
+"""The SacreBLEU convention: ``sacrebleu.metrics.bleu.BLEU`` (2.2 and later; checked on 2.6.0).
+
+Defaults are those of ``sacrebleu.corpus_bleu`` at corpus level (``smooth_method="exp"``,
+effective order off, ``13a``) and of ``sacrebleu.sentence_bleu`` at sentence level (effective
+order on). The finish is ``BLEU.compute_bleu`` (``metrics/bleu.py``) step by step:
+
+* reference length: closest, shorter on a tie (``_get_closest_ref_len``); a segment whose
+  references are all ``None`` has length -1 (and cannot be scored if it has n-grams);
+* BP = 1 if c >= r, else ``exp(1 - r/c)``, 0.0 if c == 0;
+* no match at any order returns 0.0 (2.0.0, issue #141);
+* precisions in percent; ``exp`` smoothing halves 100/total at each zero-match order (NIST
+  geometric, but only for orders that have n-grams); ``floor`` puts ``100 * value / total``;
+  ``add-k`` adds k to matches and totals of orders above one;
+* an order with no hypothesis n-grams stops the loop: with effective order the mean runs over
+  the orders before it, without it the zero precision enters as ``my_log(0) = -9999999999``;
+* ``bp * exp(sum(my_log(p) for p in precisions[:eff_order]) / eff_order)`` with plain ``sum``.
+
+Text goes through ``str.lower`` (if ``lowercase``), ``rstrip`` and the tokenizer
+(``BLEU._preprocess_segment``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from harness.bleu.convention import (
+    Convention,
+    Finished,
+    Knobs,
+    Preprocessing,
+    merge_options,
+    require_bool,
+    require_choice,
+    require_number,
+)
+from harness.bleu.corpus import CorpusStats
+from harness.bleu.result import ConventionError
+from harness.bleu.tokenizers import TOKENIZERS
+
+NAME = "sacrebleu"
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: ``sacrebleu.utils.my_log``: the stand-in for log(0).
+LOG_ZERO = -9999999999
+
+
+def defaults(level: str) -> dict[str, Any]:
+    return {
+        "smooth_method": "exp",
+        "smooth_value": None,
+        "effective_order": level == "sentence",
+        "tokenize": "13a",
+        "lowercase": False,
+        "max_ngram_order": 4,
+    }
+
+
+def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    given = dict(given)
+    if "use_effective_order" in given:  # the name in sacrebleu.corpus_bleu/sentence_bleu
+        given["effective_order"] = given.pop("use_effective_order")
+    options = merge_options(NAME, given, defaults(level))
+    require_choice(NAME, "smooth_method", options["smooth_method"], tuple(SMOOTH_DEFAULTS))
+    if options["smooth_value"] is not None:
+        require_number(NAME, "smooth_value", options["smooth_value"])
+    require_bool(NAME, "effective_order", options["effective_order"])
+    require_bool(NAME, "lowercase", options["lowercase"])
+    require_choice(NAME, "tokenize", options["tokenize"], tuple(TOKENIZERS))
+    order = options["max_ngram_order"]
+    if isinstance(order, bool) or not isinstance(order, int) or order < 0:
+        raise ValueError(f"{NAME}: option 'max_ngram_order' must be an integer >= 0, got {order!r}")
+    return options
+
+
+def required_order(options: Mapping[str, Any]) -> int:
+    return options["max_ngram_order"]
+
+
+def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
+    return Preprocessing(options["tokenize"], options["lowercase"])
+
+
+def smooth_value(options: Mapping[str, Any]) -> float | None:
+    value = options["smooth_value"]
+    return SMOOTH_DEFAULTS[options["smooth_method"]] if value is None else value
+
+
+def knobs(options: Mapping[str, Any]) -> Knobs:
+    smooth = options["smooth_method"]
+    value = smooth_value(options)
+    if SMOOTH_DEFAULTS[smooth] is not None:
+        smooth += f"[{value:.2f}]"
+    return Knobs(
+        ref="closest,tie=shorter",
+        bp="c>=r?1:c=0?0:exp(1-r/c)",
+        zero="log0=-9999999999,no-match=0",
+        smooth=smooth,
+        weights=f"uniform:{options['max_ngram_order']}",
+        eff="yes" if options["effective_order"] else "no",
+        denom="raw",
+        tok=options["tokenize"],
+        case="lc" if options["lowercase"] else "mixed",
+        scale="100",
+    )
+
+
+def my_log(value: float) -> float:
+    return LOG_ZERO if value == 0.0 else math.log(value)
+
+
+def _check_references(corpus: CorpusStats, level: str, order: int) -> None:
+    segments = corpus.segments
+    if not segments:
+        raise ConventionError(NAME, "there must be at least one hypothesis", "IndexError")
+    if all(not s.ref_lens for s in segments):
+        what = "sentence_score needs a reference" if level == "sentence" else (
+            "corpus_score needs at least one reference stream")
+        raise ConventionError(NAME, what, "IndexError")
+    if order and any(not s.ref_lens and s.hyp_len for s in segments):
+        raise ConventionError(
+            NAME, "a non-empty hypothesis whose references are all None cannot be scored",
+            "TypeError")
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    order = options["max_ngram_order"]
+    _check_references(corpus, level, order)
+    sys_len = corpus.hyp_len
+    ref_len = corpus.ref_len("closest_shorter", without_references=-1)
+    counts = corpus.matches[:order]
+    totals = corpus.totals[:order]
+    try:
+        score, precisions, bp = compute_bleu(
+            list(counts), list(totals), sys_len, ref_len, options["smooth_method"],
+            smooth_value(options), options["effective_order"], order)
+    except (ValueError, ZeroDivisionError, OverflowError) as error:
+        raise ConventionError(
+            NAME, f"compute_bleu fails with these smoothing values: {error}",
+            type(error).__name__) from None
+    return Finished((score,), tuple(precisions), counts, totals, bp, sys_len, ref_len)
+
+
+def compute_bleu(correct: list, total: list, sys_len: int, ref_len: int, smooth_method: str,
+                 smooth_value: float | None, effective_order: bool, max_order: int):
+    """``BLEU.compute_bleu``: returns (score, precisions in percent, bp)."""
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    precisions = [0.0] * max_order
+    if not any(correct):
+        return 0.0, precisions, bp
+    smooth_mteval = 1.0
+    eff_order = max_order
+    for n in range(1, max_order + 1):
+        if smooth_method == "add-k" and n > 1:
+            correct[n - 1] += smooth_value
+            total[n - 1] += smooth_value
+        if total[n - 1] == 0:
+            break
+        if effective_order:
+            eff_order = n
+        if correct[n - 1] == 0:
+            if smooth_method == "exp":
+                smooth_mteval *= 2
+                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+            elif smooth_method == "floor":
+                precisions[n - 1] = 100.0 * smooth_value / total[n - 1]
+        else:
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+    score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
+    return score, precisions, bp
+
+
+CONVENTION = Convention(
+    name=NAME,
+    description="SacreBLEU BLEU: tokenized raw text, exp/floor/add-k smoothing, effective "
+    "order, 0-100 scale",
+    scale=100.0,
+    resolve=resolve,
+    preprocessing=preprocessing,
+    required_order=required_order,
+    knobs=knobs,
+    finish=finish,
+)

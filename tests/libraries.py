@@ -1,0 +1,57 @@
+"""Calls into the installed reference libraries, shaped like ``harness.bleu.score``.
+
+Used by the differential tests: whatever the library returns or raises is the expectation.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from typing import Any
+
+import sacrebleu
+from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+NLTK_DEFAULTS = {"weights": (0.25, 0.25, 0.25, 0.25), "smoothing": "method0", "epsilon": 0.1,
+                 "alpha": 5, "k": 5, "auto_reweigh": False}
+
+
+def nltk_bleu(hyps: list[str], refs: list[list[str]], level: str, options: dict[str, Any]):
+    o = {**NLTK_DEFAULTS, **options}
+    smoother = SmoothingFunction(epsilon=o["epsilon"], alpha=o["alpha"], k=o["k"])
+    method = getattr(smoother, o["smoothing"])
+    hyp_tokens = [h.split() for h in hyps]
+    ref_tokens = [[r.split() for r in rs] for rs in refs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if level == "sentence":
+            return sentence_bleu(ref_tokens[0], hyp_tokens[0], o["weights"], method,
+                                 o["auto_reweigh"])
+        return corpus_bleu(ref_tokens, hyp_tokens, o["weights"], method, o["auto_reweigh"])
+
+
+def sacrebleu_metric(level: str, options: dict[str, Any]) -> sacrebleu.metrics.BLEU:
+    return sacrebleu.metrics.BLEU(
+        lowercase=options.get("lowercase", False),
+        tokenize=options.get("tokenize", "13a"),
+        smooth_method=options.get("smooth_method", "exp"),
+        smooth_value=options.get("smooth_value"),
+        max_ngram_order=options.get("max_ngram_order", 4),
+        effective_order=options.get("effective_order", level == "sentence"),
+    )
+
+
+def reference_streams(refs: list[list[str]]) -> list[list[str | None]]:
+    """Per-segment reference lists as SacreBLEU's streams, ``None`` where a segment has fewer."""
+    width = max((len(r) for r in refs), default=0)
+    return [[rs[j] if j < len(rs) else None for rs in refs] for j in range(width)]
+
+
+def sacrebleu_bleu(hyps: list[str], refs: list[list[str]], level: str,
+                   options: dict[str, Any]) -> sacrebleu.metrics.bleu.BLEUScore:
+    metric = sacrebleu_metric(level, options)
+    if level == "sentence":
+        return metric.sentence_score(hyps[0], refs[0])
+    return metric.corpus_score(hyps, reference_streams(refs))

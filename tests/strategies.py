@@ -1,0 +1,61 @@
+"""Hypothesis strategies for BLEU inputs: the edge cases where conventions part ways."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+# Few words, so n-grams repeat and match; punctuation, entities, digits, non-ASCII, CJK, case.
+WORDS = ["a", "b", "c", "the", "The", "cat", "a", "b", ".", ",", "?", "don't", "3.5", "1990.",
+         "-", "e-mail", "&amp;", "&quot;", "«", "é", "Straße", "日本語", "$5", "(x)"]
+SEPARATORS = [" ", " ", " ", "  ", "\t", ""]
+
+
+@st.composite
+def segment_text(draw, max_words: int = 7) -> str:
+    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
+    if not words:
+        return draw(st.sampled_from(["", " ", ""]))
+    text = words[0]
+    for word in words[1:]:
+        text += draw(st.sampled_from(SEPARATORS)) + word
+    return text
+
+
+@st.composite
+def corpus(draw, min_segments: int = 1, max_segments: int = 4) -> tuple[list[str], list[list[str]]]:
+    n = draw(st.integers(min_segments, max_segments))
+    hyps = [draw(segment_text()) for _ in range(n)]
+    # A segment without references is rare (both libraries raise on it), but it happens.
+    ref_counts = st.sampled_from([0, 1, 1, 1, 2, 2, 3, 4])
+    refs = [[draw(segment_text()) for _ in range(draw(ref_counts))] for _ in range(n)]
+    # Sometimes make a reference identical to its hypothesis, or tie two reference lengths.
+    for i in range(n):
+        if refs[i] and draw(st.booleans()):
+            refs[i][0] = hyps[i]
+    return hyps, refs
+
+
+WEIGHTS = st.sampled_from([
+    (0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), (1 / 3, 1 / 3, 1 / 3), (0.5, 0.5, 0.5, 0.5),
+    (0.2, 0.2, 0.2, 0.2, 0.2), (0, 0, 1), (0.1, 0.2, 0.3, 0.4), (2, 0, 0, 1), (),
+    ((0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.25, 0.25, 0.25, 0.25)),
+])
+
+NLTK_OPTIONS = st.fixed_dictionaries({
+    "weights": WEIGHTS,
+    "smoothing": st.sampled_from([f"method{i}" for i in range(8)]),
+    "auto_reweigh": st.booleans(),
+}, optional={
+    "epsilon": st.sampled_from([0.1, 0.01, 1]),
+    "alpha": st.sampled_from([5, 1, 0.5]),
+    "k": st.sampled_from([5, 2, 0.5]),
+})
+
+SACREBLEU_OPTIONS = st.fixed_dictionaries({}, optional={
+    "smooth_method": st.sampled_from(["none", "floor", "add-k", "exp"]),
+    "smooth_value": st.sampled_from([None, 0.1, 1, 0.5, 2]),
+    "effective_order": st.booleans(),
+    "tokenize": st.sampled_from(["none", "13a", "intl", "char"]),
+    "lowercase": st.booleans(),
+    "max_ngram_order": st.sampled_from([1, 2, 3, 4, 5, 6]),
+})
