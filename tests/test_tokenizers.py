@@ -1,0 +1,43 @@
+"""Tokenizers on their own: documented examples, and SacreBLEU's tokenizers as the oracle."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+
+from harness.bleu.tokenizers import get_tokenizer, tokenize_13a, tokenize_intl
+
+ORACLES = {"13a": Tokenizer13a(), "intl": TokenizerV14International(), "char": TokenizerChar()}
+
+PIECES = list("aZé日 .,-'\"&;:!?()[]{}$%0123456789\n\t€«»") + [
+    "&quot;", "&amp;", "&lt;", "&gt;", "<skipped>", "-\n"]
+TEXT = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=TEXT, name=st.sampled_from(sorted(ORACLES)))
+def test_tokenizers_agree_with_sacrebleu(text, name):
+    # SacreBLEU rstrips the segment before it tokenizes (BLEU._preprocess_segment).
+    assert get_tokenizer(name)(text) == ORACLES[name](text.rstrip()).split()
+
+
+def test_13a_documented_behaviour():
+    # CONVENTIONS.md A.5: entities unescaped, year-final dot split, dash after a digit split.
+    assert tokenize_13a("He said &quot;1990.&quot;") == ["He", "said", '"', "1990", ".", '"']
+    assert tokenize_13a("3.5-4 km, e-mail") == ["3.5", "-", "4", "km", ",", "e-mail"]
+    assert tokenize_13a("a<skipped>b hyphen-\nated") == ["ab", "hyphenated"]
+
+
+def test_intl_documented_behaviour():
+    # "It's" -> "It ' s"; a year followed by a final dot keeps the dot (mteval-v14 quirk).
+    assert tokenize_intl("It's 1990.") == ["It", "'", "s", "1990."]
+    assert tokenize_intl("3,5 $ €") == ["3,5", "$", "€"]
+
+
+def test_unknown_tokenizer_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown tokenizer 'zh'"):
+        get_tokenizer("zh")
