@@ -67,6 +67,7 @@ class Convention:
     name: str
     description: str
     scale: float
+    option_names: tuple[str, ...]
     resolve: Callable[[str, Mapping[str, Any]], dict[str, Any]]
     preprocessing: Callable[[Mapping[str, Any]], Preprocessing]
     required_order: Callable[[Mapping[str, Any]], int]

@@ -136,6 +136,7 @@ CONVENTION = Convention(
     description="MATLAB bleuEvaluationScore as documented: normalised weights, fewer words "
     "than N scores 0, both empty is NaN",
     scale=1.0,
+    option_names=tuple(DEFAULTS) + tuple(ALIASES),
     resolve=resolve,
     preprocessing=preprocessing,
     required_order=required_order,

@@ -273,6 +273,7 @@ CONVENTION = Convention(
     description="NLTK sentence_bleu/corpus_bleu: raw weights, method0-7 smoothing, "
     "per-segment denominator floor, tiny floats for zero orders",
     scale=1.0,
+    option_names=tuple(DEFAULTS),
     resolve=resolve,
     preprocessing=preprocessing,
     required_order=required_order,

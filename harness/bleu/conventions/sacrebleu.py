@@ -177,6 +177,7 @@ CONVENTION = Convention(
     description="SacreBLEU BLEU: tokenized raw text, exp/floor/add-k smoothing, effective "
     "order, 0-100 scale",
     scale=100.0,
+    option_names=tuple(defaults("corpus")) + ("use_effective_order",),
     resolve=resolve,
     preprocessing=preprocessing,
     required_order=required_order,

@@ -1,0 +1,196 @@
+"""``bleu-harness score``: every convention on the same files, side by side."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request, score_many
+from harness.textfiles import InputError, read_parallel
+
+Outcome = BleuResult | ConventionError
+
+
+@dataclass(frozen=True)
+class ScoreArgs:
+    hyp_file: str
+    ref_files: tuple[str, ...]
+    conventions: tuple[str, ...]
+    options: tuple[str, ...]
+    sentence: bool
+    as_json: bool
+
+
+def parse_option_assignments(
+    assignments: Sequence[str], conventions: Sequence[str]
+) -> dict[str, dict[str, Any]]:
+    """``KEY=VALUE`` (every selected convention that has KEY) or ``CONVENTION.KEY=VALUE``.
+
+    VALUE is read as YAML, so ``weights=[0.5,0.5]``, ``lowercase=true`` and ``k=5`` have their
+    natural types. A key that no selected convention has is an :class:`InputError`.
+    """
+    per_convention: dict[str, dict[str, Any]] = {name: {} for name in conventions}
+    for assignment in assignments:
+        key, sep, raw = assignment.partition("=")
+        if not sep or not key:
+            raise InputError(f"--option {assignment!r}: expected KEY=VALUE")
+        try:
+            value = yaml.safe_load(raw) if raw else ""
+        except yaml.YAMLError:
+            value = raw
+        target, dot, bare = key.partition(".")
+        if dot and target in CONVENTIONS:
+            if target not in per_convention:
+                raise InputError(f"--option {assignment!r}: convention {target!r} is not selected")
+            names, key = [target], bare
+        else:
+            names = list(conventions)
+        takers = [n for n in names if key in CONVENTIONS[n].option_names]
+        if not takers:
+            known = "; ".join(f"{n}: {', '.join(CONVENTIONS[n].option_names)}" for n in names)
+            raise InputError(f"unknown option {key!r} for {', '.join(names)} (known: {known})")
+        for name in takers:
+            per_convention[name][key] = _as_option(value)
+    return per_convention
+
+
+def _as_option(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_as_option(v) for v in value)
+    return value
+
+
+def run_score(args: ScoreArgs, console: Console) -> int:
+    hyps, refs = read_parallel(args.hyp_file, list(args.ref_files))
+    options = parse_option_assignments(args.options, args.conventions)
+    requests = [Request(name, options[name]) for name in args.conventions]
+    try:
+        if args.sentence:
+            rows = [score_many([h], [r], requests, "sentence") for h, r in zip(hyps, refs)]
+        else:
+            rows = [score_many(hyps, refs, requests, "corpus")]
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    if args.as_json:
+        console.print_json(json.dumps(_json_document(args, rows), allow_nan=False))
+    elif args.sentence:
+        _print_sentences(args, rows, console)
+    else:
+        _print_corpus(args, len(hyps), rows[0], console)
+    return 0
+
+
+def outcome_dict(outcome: Outcome) -> dict[str, Any]:
+    if isinstance(outcome, ConventionError):
+        return {"convention": outcome.convention, "raises": outcome.library_exception,
+                "rule": outcome.rule}
+    return outcome.to_dict()
+
+
+def _json_document(args: ScoreArgs, rows: list[list[Outcome]]) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "hypotheses": args.hyp_file, "references": list(args.ref_files),
+        "level": "sentence" if args.sentence else "corpus",
+    }
+    if args.sentence:
+        document["segments"] = [
+            {"line": i, "results": [outcome_dict(o) for o in row]}
+            for i, row in enumerate(rows, start=1)]
+    else:
+        document["results"] = [outcome_dict(o) for o in rows[0]]
+    return document
+
+
+def normalised(outcome: Outcome) -> float | str:
+    """The score on a 0-1 scale, or ``raises X`` for an outcome that is an error."""
+    if isinstance(outcome, ConventionError):
+        return f"raises {outcome.library_exception}"
+    return outcome.score / CONVENTIONS[outcome.convention].scale
+
+
+def agreement_groups(outcomes: Sequence[Outcome]) -> list[str]:
+    """A letter per outcome; equal letters agree (to 1e-9 relative on the 0-1 scale)."""
+    representatives: list[float | str] = []
+    letters = []
+    for outcome in outcomes:
+        value = normalised(outcome)
+        for index, seen in enumerate(representatives):
+            if _same(value, seen):
+                break
+        else:
+            representatives.append(value)
+            index = len(representatives) - 1
+        letters.append(chr(ord("A") + index))
+    return letters
+
+
+def _same(a: float | str, b: float | str) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=0.0)
+
+
+def format_score(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if value != 0 and abs(value) < 1e-4:
+        return f"{value:.4g}"
+    return f"{value:.4f}"
+
+
+def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[Outcome], console: Console):
+    refs = ", ".join(args.ref_files)
+    table = Table(title=f"Corpus BLEU of {args.hyp_file} ({segments} segments) against {refs}",
+                  title_justify="left")
+    for column in ("convention", "score", "0-100", "precisions %", "BP", "hyp_len", "ref_len",
+                   "group"):
+        table.add_column(column, justify="left" if column in ("convention", "precisions %")
+                         else "right")
+    groups = agreement_groups(outcomes)
+    for outcome, group in zip(outcomes, groups):
+        if isinstance(outcome, ConventionError):
+            table.add_row(outcome.convention, f"raises {outcome.library_exception}", "", outcome.rule,
+                          "", "", "", group)
+            continue
+        scale = CONVENTIONS[outcome.convention].scale
+        percents = [p * 100 / scale for p in outcome.precisions]
+        table.add_row(
+            outcome.convention, format_score(outcome.score),
+            f"{outcome.score * 100 / scale:.2f}",
+            "/".join(f"{p:.1f}" for p in percents), f"{outcome.bp:.4f}",
+            str(outcome.hyp_len), str(outcome.ref_len), group)
+    console.print(table)
+    if len(set(groups)) > 1:
+        members = {}
+        for outcome, group in zip(outcomes, groups):
+            members.setdefault(group, []).append(outcome.convention)
+        console.print("[bold]conventions disagree:[/] " + " · ".join(
+            f"{g} = {', '.join(names)}" for g, names in members.items()))
+    else:
+        console.print("all conventions agree")
+    for outcome in outcomes:
+        if isinstance(outcome, BleuResult):
+            console.print(f"  {outcome.signature}", highlight=False, soft_wrap=True)
+
+
+def _print_sentences(args: ScoreArgs, rows: list[list[Outcome]], console: Console) -> None:
+    table = Table(title=f"Sentence BLEU of {args.hyp_file}, line by line", title_justify="left")
+    table.add_column("line", justify="right")
+    for name in args.conventions:
+        table.add_column(f"{name} (0-{CONVENTIONS[name].scale:g})", justify="right")
+    table.add_column("agree")
+    for line, outcomes in enumerate(rows, start=1):
+        cells = [f"raises {o.library_exception}" if isinstance(o, ConventionError)
+                 else format_score(o.score) for o in outcomes]
+        groups = agreement_groups(outcomes)
+        table.add_row(str(line), *cells, "yes" if len(set(groups)) == 1 else "≠ " + "".join(groups))
+    console.print(table)

@@ -1,0 +1,92 @@
+"""``bleu-harness score`` as a user runs it: files in, a table or JSON out, clean errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from libraries import nltk_bleu, sacrebleu_bleu
+
+EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
+HYP, REF1, REF2 = (str(EXAMPLES / f) for f in ("hyp.txt", "ref1.txt", "ref2.txt"))
+
+
+def run_json(capsys, *args: str) -> dict:
+    assert main(["score", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def lines(path: str) -> list[str]:
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
+def test_corpus_json_matches_the_libraries(capsys):
+    document = run_json(capsys, HYP, REF1, REF2)
+    results = {r["convention"]: r for r in document["results"]}
+    assert set(results) == {"nltk", "sacrebleu", "matlab"}
+    hyps = lines(HYP)
+    refs = [list(pair) for pair in zip(lines(REF1), lines(REF2))]
+    assert results["nltk"]["score"] == nltk_bleu(hyps, refs, "corpus", {})
+    assert results["sacrebleu"]["score"] == sacrebleu_bleu(hyps, refs, "corpus", {}).score
+
+
+def test_options_reach_only_the_conventions_that_have_them(capsys):
+    document = run_json(capsys, HYP, REF1, "-c", "nltk", "-c", "sacrebleu",
+                        "-o", "smoothing=method1", "-o", "sacrebleu.tokenize=none",
+                        "-o", "weights=[0.5, 0.5]")
+    nltk, sacre = document["results"]
+    refs = [[r] for r in lines(REF1)]
+    assert nltk["score"] == nltk_bleu(lines(HYP), refs, "corpus",
+                                      {"smoothing": "method1", "weights": (0.5, 0.5)})
+    assert sacre["options"]["tokenize"] == "none"
+    assert sacre["score"] == sacrebleu_bleu(lines(HYP), refs, "corpus", {"tokenize": "none"}).score
+
+
+def test_sentence_mode_scores_every_line(capsys):
+    document = run_json(capsys, HYP, REF1, REF2, "--sentence", "-c", "sacrebleu")
+    assert len(document["segments"]) == len(lines(HYP))
+    first = document["segments"][0]["results"][0]
+    assert first["score"] == sacrebleu_bleu(lines(HYP)[:1], [[lines(REF1)[0], lines(REF2)[0]]],
+                                            "sentence", {}).score
+
+
+def test_terminal_output_marks_disagreement(capsys):
+    assert main(["score", HYP, REF1, REF2]) == 0
+    out = capsys.readouterr().out
+    assert "conventions disagree" in out and "nltk|ref:closest" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--option", "nope=1"], "unknown option 'nope'"),
+    (["--option", "weights"], "expected KEY=VALUE"),
+    (["-c", "moses"], "unknown convention 'moses'"),
+    (["--option", "smoothing=method9", "-c", "nltk"], "smoothing"),
+])
+def test_bad_arguments_are_one_line_errors(capsys, args, message):
+    assert main(["score", HYP, REF1, *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_line_count_mismatch_and_unreadable_file(tmp_path, capsys):
+    short = tmp_path / "short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    assert main(["score", HYP, str(short)]) == 2
+    assert "has 1 lines but" in capsys.readouterr().err
+    assert main(["score", HYP, str(tmp_path / "missing.txt")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("caf\xe9\n".encode("latin-1"))
+    assert main(["score", str(latin1), str(latin1)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_python_dash_m_and_help():
+    done = subprocess.run([sys.executable, "-m", "harness", "score", "--help"],
+                          capture_output=True, text=True, check=True)
+    assert "HYP_FILE" in done.stdout and "--option" in done.stdout
