@@ -55,23 +55,30 @@ class CorpusStats:
 
     @property
     def hyp_len(self) -> int:
-        return self._memo("hyp_len", lambda: sum(s.hyp_len for s in self.segments))
+        return self._memo("hyp_len", lambda: sum(self.hyp_lens))
 
     @property
     def matches(self) -> tuple[int, ...]:
         return self._memo("matches", lambda: self._column_sums(lambda s: s.matches))
 
     @property
+    def hyp_lens(self) -> list[int]:
+        return self._memo("hyp_lens", lambda: [s.hyp_len for s in self.segments])
+
+    @property
     def totals(self) -> tuple[int, ...]:
-        return self._memo("totals", lambda: self._column_sums(lambda s: s.totals))
+        """Hypothesis n-grams per order, summed: sum of max(0, hyp_len - n + 1)."""
+        return self._memo("totals", lambda: tuple(
+            sum(h - n + 1 for h in self.hyp_lens if h >= n)
+            for n in range(1, self.max_order + 1)))
 
     @property
     def floored_totals(self) -> tuple[int, ...]:
-        """Totals with every segment's count floored at one (NLTK ``modified_precision``)."""
-        return self._memo(
-            "floored_totals",
-            lambda: self._column_sums(lambda s: [t if t > 0 else 1 for t in s.totals]),
-        )
+        """Totals with every segment's count floored at one (NLTK ``modified_precision``:
+        ``denominator = max(1, sum(counts.values()))``)."""
+        return self._memo("floored_totals", lambda: tuple(
+            total + sum(1 for h in self.hyp_lens if h < n)
+            for n, total in enumerate(self.totals, start=1)))
 
     @property
     def has_segment_without_references(self) -> bool:

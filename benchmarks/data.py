@@ -1,0 +1,39 @@
+"""Benchmark inputs: the real 3000-segment de-en set and generated 30k-segment corpora."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+
+
+def deen_3000() -> tuple[list[str], list[list[str]]]:
+    """``nmt-deen-3000``: system output and the BPE reference with ``@@ `` joiners removed."""
+    folder = SHARED / "nmt-deen-3000"
+    hyps = (folder / "deen_output").read_text(encoding="utf-8").split("\n")[:-1]
+    refs = (folder / "deen_ref_bpe").read_text(encoding="utf-8").split("\n")[:-1]
+    return hyps, [[r.replace("@@ ", "")] for r in refs]
+
+
+def generated(segments: int, references: int, seed: int = 13) -> tuple[list[str], list[list[str]]]:
+    """A Zipf-like vocabulary of 5000 words; segments of 5-40 tokens; references that share
+    about half of their hypothesis's tokens, so every order has matches."""
+    rng = random.Random(seed)
+    vocab = [f"w{i}" for i in range(5000)]
+    weights = [1 / (i + 1) for i in range(len(vocab))]
+
+    def sentence(length: int) -> list[str]:
+        return rng.choices(vocab, weights, k=length)
+
+    hyps, refs = [], []
+    for _ in range(segments):
+        hyp = sentence(rng.randint(5, 40))
+        hyps.append(" ".join(hyp))
+        segment_refs = []
+        for _ in range(references):
+            ref = [w if rng.random() < 0.6 else rng.choice(vocab) for w in hyp]
+            ref += sentence(rng.randint(0, 4))
+            segment_refs.append(" ".join(ref))
+        refs.append(segment_refs)
+    return hyps, refs
