@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
         "convention that has 'smoothing'), --option sacrebleu.tokenize=none (one convention), "
         "--option weights=[0.5,0.5].",
     )
+    _add_run(commands)
+    _add_validate(commands)
+    _add_diff(commands)
     score.add_argument("hyp_file", metavar="HYP_FILE", help="hypotheses, one per line")
     score.add_argument("ref_files", metavar="REF_FILE", nargs="+",
                        help="references, one per line, aligned with HYP_FILE")
@@ -48,6 +51,67 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a convention option in its library's vocabulary; VALUE is YAML; "
                        "prefix KEY with 'NAME.' to set it for one convention only (repeatable)")
     return parser
+
+
+def _add_run(commands) -> None:
+    run = commands.add_parser(
+        "run", help="run the case corpus as a conformance gate (the main job)",
+        description="Judge every case: the implementation under test (the engine unless "
+        "--implementation/--implementation-cmd) against each recorded expectation and against "
+        "the live library of its convention; the live libraries against their recorded values "
+        "(drift); and the conventions against each other (the divergence map).",
+        epilog="exit codes: 0 clean; 1 the implementation under test diverges or crashes; "
+        "2 usage or case-file error, or no check ran; 3 only a reference library drifted "
+        "(with --strict-references; otherwise drift is reported and the exit code is 0).")
+    run.add_argument("paths", metavar="PATH", nargs="*",
+                     help="case files or directories (default: the bundled corpus)")
+    run.add_argument("--backend", action="append", default=[], metavar="NAME",
+                     help="reference backends to use: own, nltk, sacrebleu, documented "
+                     "(repeatable; default: all)")
+    under_test = run.add_argument_group("implementation under test")
+    under_test.add_argument("--implementation", metavar="MODULE:CALLABLE",
+                            help="a Python callable fn(hypotheses, references, level, **options) "
+                            "-> float on the claimed convention's native scale")
+    under_test.add_argument("--implementation-cmd", metavar="COMMAND",
+                            help="a program speaking JSON lines on stdin/stdout: "
+                            '{"hypotheses", "references", "level", "options"} -> '
+                            '{"score": x} or {"error": "..."}')
+    under_test.add_argument("--claims", metavar="CONVENTION",
+                            help=f"the convention it claims to follow ({', '.join(CONVENTIONS)})")
+    run.add_argument("--select", metavar="GLOB", help="only cases whose id matches GLOB")
+    run.add_argument("--tag", action="append", default=[], metavar="TAG",
+                     help="only cases with this tag (repeatable: any of them)")
+    run.add_argument("--format", choices=("terminal", "json", "markdown"), default="terminal",
+                     help="terminal (default), json (the canonical JSON Lines stream) or markdown")
+    run.add_argument("--output", metavar="FILE", help="write the report there (atomically)")
+    run.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML there")
+    run.add_argument("--baseline", metavar="FILE",
+                     help="a stored JSON Lines run: fail only on what is new against it")
+    run.add_argument("--strict-references", action="store_true",
+                     help="a reference library drifting from its recorded value fails (exit 3)")
+    run.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                     help="per-request timeout for the implementation under test (default 10)")
+
+
+def _add_validate(commands) -> None:
+    validate = commands.add_parser(
+        "validate", help="check case files against the schema and the lint rules",
+        description="Load and lint case files; print every problem as file:line: case-id: "
+        "message. Exit 2 if there is any.")
+    validate.add_argument("paths", metavar="PATH", nargs="*",
+                          help="case files or directories (default: the bundled corpus)")
+
+
+def _add_diff(commands) -> None:
+    diff = commands.add_parser(
+        "diff", help="compare two runs (JSON Lines) case by case",
+        description="Align two runs by case id and check: new divergences, fixed ones, value "
+        "drift, added and removed cases, changed backend versions. Exit 1 when something got "
+        "worse.")
+    diff.add_argument("old", metavar="OLD", help="the earlier run (bleu-harness run --format json)")
+    diff.add_argument("new", metavar="NEW", help="the later run")
+    diff.add_argument("--format", choices=("terminal", "markdown"), default="terminal")
+    diff.add_argument("--output", metavar="FILE", help="write the report there (atomically)")
 
 
 def _selected_conventions(names: Sequence[str] | None) -> tuple[str, ...]:
@@ -64,6 +128,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Piped output is read in files and CI logs, not on an 80-column screen.
     console = Console() if sys.stdout.isatty() else Console(width=200)
     try:
+        if args.command == "run":
+            from harness.run_command import run_command
+
+            return run_command(args, console)
+        if args.command == "validate":
+            from harness.run_command import validate_command
+
+            return validate_command(args, console)
+        if args.command == "diff":
+            from harness.run_command import diff_command
+
+            return diff_command(args, console)
         if args.command == "score":
             from harness.score_command import ScoreArgs, run_score
 

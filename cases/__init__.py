@@ -1,0 +1,1 @@
+"""The bundled case corpus (YAML files; installed as the package harness.corpus)."""

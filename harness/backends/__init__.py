@@ -1,0 +1,1 @@
+"""Backends: one adapter per BLEU implementation behind one protocol (``base.Backend``)."""

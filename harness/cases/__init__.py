@@ -1,0 +1,1 @@
+"""Case files: the model, the loader and the lint."""

@@ -1,0 +1,95 @@
+"""The case model: frozen dataclasses, built only by the loader from validated YAML."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+
+def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value or {}))
+
+
+@dataclass(frozen=True)
+class Segment:
+    hyp: str
+    refs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where an expected value comes from: a document, or a run of a named library."""
+
+    kind: str  # "documented" | "computed"
+    source: str
+    where: str = ""
+    url: str = ""
+    issue: str = ""
+    library: str = ""
+    version: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {k: v for k, v in self.__dict__.items() if v}
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One expected outcome: ``value`` as its source printed it, or the exception ``raises``."""
+
+    convention: str
+    options: Mapping[str, Any]
+    provenance: Provenance
+    value: str | None = None
+    raises: str | None = None
+    compare: str | float = "printed"  # "exact", "printed", or a tolerance
+    versions: Mapping[str, str] = field(default_factory=dict)
+    note: str = ""
+    line: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", frozen_mapping(self.options))
+        object.__setattr__(self, "versions", frozen_mapping(self.versions))
+
+    @property
+    def shown(self) -> str:
+        return f"raises {self.raises}" if self.raises is not None else str(self.value)
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    description: str
+    tags: tuple[str, ...]
+    level: str
+    segments: tuple[Segment, ...]
+    expectations: tuple[Expectation, ...]
+    file: str
+    line: int
+    tokenizer: str | None = None  # None: tokenized text (whitespace split)
+
+    @property
+    def hypotheses(self) -> list[str]:
+        return [s.hyp for s in self.segments]
+
+    @property
+    def references(self) -> list[list[str]]:
+        return [list(s.refs) for s in self.segments]
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a case file: ``file:line: case-id: message``."""
+
+    file: str
+    line: int
+    case_id: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.case_id or '-'}: {self.message}"

@@ -1,0 +1,1 @@
+"""The canonical result stream (JSON Lines) and the views rendered from it."""

@@ -1,0 +1,1 @@
+"""JSON Schema and tag vocabulary of case files (package data)."""

@@ -1,0 +1,71 @@
+"""Fill ``value: COMPUTE`` placeholders in case files by running the live reference library.
+
+    python tools/record_values.py cases/families/ref-length-tie.yaml [...]
+
+For each expectation whose value is ``COMPUTE`` and whose convention has a live library
+(nltk, sacrebleu), the library scores the case and the placeholder becomes the library's
+``repr`` (or ``raises: ExceptionName``); ``version: COMPUTE`` in its provenance becomes the
+installed version. Values therefore come from the reference library, never from the engine.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+from harness.backends.base import RAISED, VALUE
+from harness.backends.libraries import NltkBackend, SacrebleuBackend
+from harness.cases.loader import _tuples, case_tokenizer
+from harness.cases.model import Case, Segment
+from harness.judge import request_for
+
+LIBRARIES = {"nltk": NltkBackend(), "sacrebleu": SacrebleuBackend()}
+PLACEHOLDER = "COMPUTE"
+
+
+def _case(raw: dict) -> Case:
+    return Case(raw["id"], raw["description"], tuple(raw["tags"]), raw["level"],
+                tuple(Segment(s["hyp"], tuple(s["refs"])) for s in raw["segments"]), (),
+                "", 0, case_tokenizer(raw))
+
+
+def _scalar(node: yaml.MappingNode, key: str):
+    return next((v for k, v in node.value if k.value == key), None)
+
+
+def fill(path: Path) -> int:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    root = yaml.compose("\n".join(lines), Loader=yaml.SafeLoader)
+    document = yaml.safe_load("\n".join(lines))
+    edits: list[tuple[int, str, str]] = []
+    for case_node, raw in zip(_scalar(root, "cases").value, document["cases"]):
+        case = _case(raw)
+        for e_node, e in zip(_scalar(case_node, "expect").value, raw["expect"]):
+            if e.get("value") != PLACEHOLDER:
+                continue
+            library = LIBRARIES[e["convention"]]
+            outcome = library.score(request_for(case, e["convention"],
+                                                _tuples(e.get("options") or {})))
+            value_node = _scalar(e_node, "value")
+            if outcome.kind == VALUE:
+                text = f'value: "{"NaN" if outcome.value != outcome.value else repr(outcome.value)}"'
+            elif outcome.kind == RAISED:
+                text = f"raises: {outcome.error_type}"
+            else:
+                raise SystemExit(f"{path}: {raw['id']}: {outcome}")
+            edits.append((value_node.start_mark.line, "value: COMPUTE", text))
+            version_node = _scalar(_scalar(e_node, "provenance"), "version")
+            if version_node is not None and version_node.value == PLACEHOLDER:
+                edits.append((version_node.start_mark.line, f"version: {PLACEHOLDER}",
+                              f'version: "{library.info().version}"'))
+    for line, old, new in edits:
+        lines[line] = lines[line].replace(old, new)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return len(edits)
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        print(f"{name}: {fill(Path(name))} replacements")
