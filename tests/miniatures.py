@@ -1,0 +1,67 @@
+"""Implementations under test that misbehave on purpose, to test the harness itself
+(after Bowtie's ``tests/miniatures.py``). Each is ``fn(hypotheses, references, level,
+**options) -> float`` claiming the ``nltk`` convention."""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+
+from nltk.translate import bleu_score
+
+
+def _nltk(hypotheses, references, level, **options):
+    smoothing = options.pop("smoothing", None)
+    if smoothing:
+        options["smoothing_function"] = getattr(bleu_score.SmoothingFunction(), smoothing)
+    if "weights" in options:
+        options["weights"] = tuple(options["weights"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(bleu_score.corpus_bleu([[r.split() for r in rs] for rs in references],
+                                            [h.split() for h in hypotheses], **options))
+
+
+def faithful(hypotheses, references, level, **options):
+    return _nltk(hypotheses, references, level, **options)
+
+
+def first_reference_wins_ties(hypotheses, references, level, **options):
+    """NLTK, except that a length tie goes to the first-listed reference (torchmetrics)."""
+    original = bleu_score.closest_ref_length
+
+    def first_listed(refs, hyp_len):
+        lengths = [len(r) for r in refs]
+        diffs = [abs(n - hyp_len) for n in lengths]
+        return lengths[diffs.index(min(diffs))]
+
+    bleu_score.closest_ref_length = first_listed
+    try:
+        return _nltk(hypotheses, references, level, **options)
+    finally:
+        bleu_score.closest_ref_length = original
+
+
+def raises(hypotheses, references, level, **options):
+    raise RuntimeError("this implementation always fails")
+
+
+def hangs(hypotheses, references, level, **options):
+    time.sleep(60)
+
+
+def returns_nan(hypotheses, references, level, **options):
+    return float("nan")
+
+
+def wrong_scale(hypotheses, references, level, **options):
+    return 100 * _nltk(hypotheses, references, level, **options)
+
+
+def wrong_type(hypotheses, references, level, **options):
+    return str(_nltk(hypotheses, references, level, **options))
+
+
+def crashes_the_interpreter(hypotheses, references, level, **options):
+    os._exit(3)
