@@ -1,0 +1,69 @@
+"""Value comparison and case-file loading, on their own."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from harness.cases.lint import lint
+from harness.cases.loader import load, load_file
+from harness.compare import matches
+
+
+@pytest.mark.parametrize("actual, printed, compare, ok", [
+    (0.78254229, "0.7825", "printed", True),     # half a unit in the last digit: 5e-5
+    (0.78256, "0.7825", "printed", False),
+    (0.5920000001, "0.5920...", "printed", True),  # doctest ELLIPSIS: the repr starts so
+    (0.5921, "0.5920...", "printed", False),
+    (0.1 + 0.2, "0.30000000000000004", "exact", True),
+    (0.3, "0.30000000000000004", "exact", False),
+    (1.2882297539194154e-231, "1.2882297539194154e-231", "printed", True),
+    (0.0, "1.2882297539194154e-231", "printed", False),  # tiny is not zero
+    (1e-300, "0", "printed", False),  # an integer as printed is exact
+    (0.0, "0", "printed", True),
+    (math.nan, "NaN", "printed", True),
+    (0.5, "NaN", "printed", False),
+    (0.51, "0.5", 0.02, True),
+    (0.53, "0.5", 0.02, False),
+])
+def test_matches(actual, printed, compare, ok):
+    assert matches(actual, printed, compare) is ok
+
+
+def test_problems_name_file_line_and_case(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        "schema: 1\ncases:\n"
+        "  - id: fine\n    description: d\n    tags: [seed]\n    level: sentence\n"
+        "    segments: [{hyp: a, refs: [a]}]\n"
+        "    expect: [{convention: nltk, value: '0', provenance: {kind: documented, source: s, where: w}}]\n"
+        "  - id: unquoted\n    description: d\n    tags: [seed]\n    level: sentence\n"
+        "    segments: [{hyp: a, refs: [a]}]\n"
+        "    expect: [{convention: nltk, value: 0.5, provenance: {kind: computed, source: s}}]\n",
+        encoding="utf-8")
+    cases, problems = load_file(path)
+    assert [c.id for c in cases] == ["fine"]
+    assert len(problems) == 1 and problems[0].line == 14 and problems[0].case_id == "unquoted"
+    assert "quoted string" in problems[0].message
+    assert str(problems[0]).startswith(f"{path}:14: unquoted: ")
+
+
+def test_lint_rules(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        "schema: 1\ncases:\n"
+        "  - id: twice\n    description: d\n    tags: [no-such-tag]\n    level: sentence\n"
+        "    segments: [{hyp: a, refs: [a]}, {hyp: b, refs: [b]}]\n"
+        "    expect: [{convention: nltk, value: '0.5', compare: exact, options: {smoothing: method9},"
+        " provenance: {kind: computed, source: s}}]\n"
+        "  - id: twice\n    description: d\n    tags: []\n    level: corpus\n"
+        "    segments: [{hyp: a, refs: [a]}]\n    expect: []\n", encoding="utf-8")
+    messages = " ".join(p.message for p in lint(load([path]).cases))
+    for rule in ("BH001", "BH002", "BH003", "BH005", "BH006", "BH007"):
+        assert rule in messages, rule
+
+
+def test_bundled_corpus_is_valid():
+    loaded = load()
+    assert loaded.cases and not loaded.problems and not lint(loaded.cases)
