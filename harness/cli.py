@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
+    _add_run(commands)
     conventions = ", ".join(CONVENTIONS)
     score = commands.add_parser(
         "score",
@@ -36,7 +37,6 @@ def build_parser() -> argparse.ArgumentParser:
         "convention that has 'smoothing'), --option sacrebleu.tokenize=none (one convention), "
         "--option weights=[0.5,0.5].",
     )
-    _add_run(commands)
     _add_validate(commands)
     _add_diff(commands)
     score.add_argument("hyp_file", metavar="HYP_FILE", help="hypotheses, one per line")

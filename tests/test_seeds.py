@@ -11,8 +11,15 @@ import math
 import pytest
 
 from harness.bleu import score
+from harness.compare import matches
 from libraries import nltk_bleu
-from printed import matches_printed
+
+
+def matches_printed(value: float, shown: str) -> bool:
+    """A doctest shows the full repr (exact) unless it ends in '...' (ELLIPSIS); MATLAB and the
+    tutorial print rounded digits."""
+    full = shown.endswith("...") is False and len(shown.split(".")[-1]) > 4
+    return matches(value, shown, "exact" if full or shown == "1.0" else "printed")
 
 # --- 000: MATLAB bleuEvaluationScore, "Evaluate Summary" and n-gram weights examples ------
 MATLAB_SUMMARY = "The fast brown fox jumped over the lazy dog ."
