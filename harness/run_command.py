@@ -34,6 +34,9 @@ def run_command(args, console: Console) -> int:
     except UsageError as error:
         raise InputError(str(error)) from None
     run = result.run()
+    if not run.checks and not run.problems:
+        print("bleu-harness run: error: no check ran (no case matched the paths, --select and "
+              "--tag given)", file=sys.stderr)
     if args.junit_xml:
         stream.write_atomic(args.junit_xml, views.render_junit(run, args.strict_references))
     if args.format == "json":
