@@ -52,6 +52,20 @@ def matches(actual: float, expected: str, compare: str | float = "printed") -> b
     return exact_difference <= Decimal(5) * Decimal(10) ** (Decimal(expected).as_tuple().exponent - 1)
 
 
+#: Two conventions' scores on the 0-1 scale agree within this (relative).
+AGREEMENT_RELATIVE_TOLERANCE = 1e-9
+
+
+def same_score(a: float | str, b: float | str) -> bool:
+    """Whether two scores on the 0-1 scale agree; a string (an error, ``raises X``) agrees
+    only with the same string, NaN only with NaN, a tiny value never with zero."""
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return math.isclose(a, b, rel_tol=AGREEMENT_RELATIVE_TOLERANCE, abs_tol=0.0)
+
+
 def difference(actual: float, expected: str) -> float | None:
     if expected == "NaN" or math.isnan(actual):
         return None

@@ -29,8 +29,8 @@ from harness.backends.base import (RAISED, UNSUPPORTED, VALUE, Backend, Outcome,
 from harness.backends.own import EMULATED_VERSIONS
 from harness.bleu import CONVENTIONS
 from harness.cases.model import Case, Expectation, frozen_mapping
-from harness.compare import difference, expected_float, matches
-from harness.tags import divergence_tags, input_tags, option_tags, scale_tag
+from harness.compare import difference, expected_float, matches, same_score
+from harness.tags import input_tags, option_tags, scale_tag
 
 PASS, FAIL, ERROR, DRIFT = "pass", "fail", "error", "drift"
 SKIPPED, UNSUPPORTED_VERDICT, DIVERGENCE = "skipped", "unsupported", "divergence"
@@ -249,17 +249,15 @@ def _divergence_checks(case: Case, roles: Roles, stats_tags):
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             x, y = _normalised(a, values[a]), _normalised(b, values[b])
-            if _agree(x, y):
+            if same_score(x, y):
                 continue
             options_a = effective_options(case, a, {})
             options_b = effective_options(case, b, {})
             # Every convention gives BP = 1 at c == r, so the boundary explains no divergence.
-            tags = [t for t in divergence_tags(case.hypotheses, case.references, case.level,
-                                               case.tokenizer, options_a, options_b)
-                    if t != "bp-boundary"]
-            if "tokenize" in options_a or "tokenize" in options_b:
-                if (options_a.get("tokenize") or "none") != (options_b.get("tokenize") or "none"):
-                    tags.append("tokenization")
+            tags = [t for t in stats_tags if t != "bp-boundary"]
+            tags += option_tags(options_a, options_b)
+            if (options_a.get("tokenize") or "none") != (options_b.get("tokenize") or "none"):
+                tags.append("tokenization")
             yield CheckRecord(
                 case=case.id, file=case.file, line=case.line, check="divergence",
                 backend="own", convention=a, options=options_a, expected=values[b].shown(),
@@ -271,14 +269,6 @@ def _normalised(convention: str, outcome: Outcome) -> float | str:
     if outcome.kind == VALUE:
         return outcome.value / CONVENTIONS[convention].scale
     return outcome.shown()
-
-
-def _agree(x, y) -> bool:
-    if isinstance(x, str) or isinstance(y, str):
-        return x == y
-    if math.isnan(x) or math.isnan(y):
-        return math.isnan(x) and math.isnan(y)
-    return math.isclose(x, y, rel_tol=1e-9, abs_tol=0.0)
 
 
 def _shown(value) -> str:

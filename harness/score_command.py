@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request, score_many
+from harness.compare import same_score
 from harness.textfiles import InputError, read_parallel
 
 Outcome = BleuResult | ConventionError
@@ -116,27 +117,19 @@ def normalised(outcome: Outcome) -> float | str:
 
 
 def agreement_groups(outcomes: Sequence[Outcome]) -> list[str]:
-    """A letter per outcome; equal letters agree (to 1e-9 relative on the 0-1 scale)."""
+    """A letter per outcome; equal letters agree (``harness.compare.same_score``)."""
     representatives: list[float | str] = []
     letters = []
     for outcome in outcomes:
         value = normalised(outcome)
         for index, seen in enumerate(representatives):
-            if _same(value, seen):
+            if same_score(value, seen):
                 break
         else:
             representatives.append(value)
             index = len(representatives) - 1
         letters.append(chr(ord("A") + index))
     return letters
-
-
-def _same(a: float | str, b: float | str) -> bool:
-    if isinstance(a, str) or isinstance(b, str):
-        return a == b
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=0.0)
 
 
 def format_score(value: float) -> str:

@@ -14,15 +14,6 @@ from harness.bleu.tokenizers import get_tokenizer
 DEFAULT_ORDER = 4
 
 
-def _order(options: Mapping[str, Any]) -> int:
-    for key in ("weights", "ngram_weights", "NgramWeights"):
-        weights = options.get(key)
-        if weights:
-            return max(len(w) if isinstance(w, (list, tuple)) else 1 for w in weights) if (
-                isinstance(weights[0], (list, tuple))) else len(weights)
-    return int(options.get("max_ngram_order", DEFAULT_ORDER))
-
-
 def input_tags(hypotheses: Sequence[str], references: Sequence[Sequence[str]], level: str,
                tokenizer: str | None, order: int = DEFAULT_ORDER) -> list[str]:
     """Tags that describe the input itself (whitespace tokens unless ``tokenizer``)."""
@@ -111,12 +102,3 @@ def scale_tag(actual: float, expected: float) -> list[str]:
             return ["scale"]
     return []
 
-
-def divergence_tags(hypotheses, references, level, tokenizer, options_a, options_b,
-                    actual: float | None = None, expected: float | None = None) -> list[str]:
-    order = max(_order(options_a), _order(options_b))
-    tags = input_tags(hypotheses, references, level, tokenizer, order)
-    tags += [t for t in option_tags(options_a, options_b) if t not in tags]
-    if actual is not None and expected is not None:
-        tags += scale_tag(actual, expected)
-    return tags

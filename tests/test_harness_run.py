@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -167,14 +166,20 @@ def test_usage_errors_exit_2(capsys):
 
 
 def test_strict_references_turns_drift_into_exit_3(tmp_path):
-    text = (CORPUS / "families" / "ref-length.yaml").read_text(encoding="utf-8")
-    # A recorded NLTK value that the installed NLTK no longer gives, and the engine follows it.
-    drifted = text.replace('value: "0.8668778997501817"', 'value: "0.8668778997501818"', 1)
-    (tmp_path / "drift.yaml").write_text(drifted, encoding="utf-8")
-    loose = execute(RunOptions(paths=(str(tmp_path),), backends=("nltk",),
-                               implementation_cmd=None))
-    assert any(c["verdict"] == "drift" for c in checks(loose))
-    assert execute(RunOptions(paths=(str(tmp_path),), strict_references=True)).exit_code in (1, 3)
+    # A recorded NLTK value that the installed NLTK does not give: the library drifted. The
+    # implementation under test claims sacrebleu, so only the drift decides the exit code.
+    (tmp_path / "drift.yaml").write_text(
+        "schema: 1\ncases:\n  - id: drifted\n    description: d\n    tags: []\n"
+        "    level: sentence\n    segments: [{hyp: a b c d, refs: [a b c d]}]\n"
+        "    expect: [{convention: nltk, value: '0.5', provenance: "
+        "{kind: computed, source: s, library: nltk, version: '0.0'}}]\n", encoding="utf-8")
+    command = f"{sys.executable} {TESTS / 'fake_command.py'} ok"
+    options = dict(paths=(str(tmp_path),), backends=("nltk",), implementation_cmd=command,
+                   claims="sacrebleu")
+    loose = execute(RunOptions(**options))
+    assert [c["verdict"] for c in checks(loose)] == ["drift"]
+    assert loose.exit_code == 0
+    assert execute(RunOptions(**options, strict_references=True)).exit_code == 3
 
 
 def test_help_reads_well(capsys):

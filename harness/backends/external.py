@@ -136,10 +136,3 @@ def parse_answer(line: str) -> Outcome:
     if "score" in answer:
         return Outcome.of_value(answer["score"])
     return Outcome(INVALID, message=f"neither 'score' nor 'error': {line.strip()[:80]!r}")
-
-
-def describe(command: str | list[str]) -> str:
-    return command if isinstance(command, str) else " ".join(map(shlex.quote, command))
-
-
-

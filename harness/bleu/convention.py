@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -128,7 +127,3 @@ def weight_tuple(convention: str, key: str, value: Any) -> tuple[float, ...]:
 
 def format_weights(weights: tuple[float, ...]) -> str:
     return ",".join(f"{w:g}" for w in weights)
-
-
-def is_finite_nonnegative(weights: tuple[float, ...]) -> bool:
-    return all(math.isfinite(w) and w >= 0 for w in weights)

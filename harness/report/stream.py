@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
-from harness.backends.base import BackendInfo, Outcome
+from harness.backends.base import BackendInfo
 from harness.cases.model import Problem
 from harness.judge import CheckRecord
 
@@ -69,9 +69,6 @@ class Run:
     checks: tuple[dict[str, Any], ...]
     problems: tuple[dict[str, Any], ...]
     footer: dict[str, Any]
-
-    def outcome(self, line: Mapping[str, Any]) -> Outcome:
-        return Outcome.from_dict(line["actual"])
 
 
 def record_key(line: Mapping[str, Any]) -> tuple:
