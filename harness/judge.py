@@ -75,12 +75,13 @@ class Roles:
 
 
 def effective_options(case: Case, convention: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The case's tokenization applied to conventions that tokenize (``tokenized: true``
-    means SacreBLEU's ``tokenize="none"``) unless the expectation says otherwise."""
+    """The case's tokenization applied to conventions whose ``tokenize`` option offers it
+    (a pre-tokenized case means ``tokenize="none"``) unless the expectation says otherwise."""
     resolved = dict(options)
     spec = CONVENTIONS.get(convention)
-    if spec is not None and "tokenize" in spec.option_names:
-        resolved.setdefault("tokenize", case.tokenizer or "none")
+    wanted = case.tokenizer or "none"
+    if spec is not None and wanted in spec.case_tokenizers:
+        resolved.setdefault("tokenize", wanted)
     return resolved
 
 

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+# mteval-v13a.pl ``extract_sgml_tag_and_span`` / ``extract_sgml_tag_attribute``.
+_DOC = re.compile(r"<doc\s*([^>]*)>(.*?)</doc\s*>", re.IGNORECASE | re.DOTALL)
+_SEG = re.compile(r"<seg\s*([^>]*)>(.*?)</seg\s*>", re.IGNORECASE | re.DOTALL)
+_DOCID = re.compile(r'docid\s*=\s*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
+_SEGID = re.compile(r'id\s*=\s*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
+_WHITESPACE_RUN = re.compile(r"\s+")
+SGML_SUFFIXES = (".sgm", ".sgml")
 
 
 class InputError(Exception):
     """A problem with the user's input files or arguments: one line, exit code 2."""
+
+
+def _read_text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
 
 
 def read_segments(path: str | Path) -> list[str]:
@@ -14,20 +32,77 @@ def read_segments(path: str | Path) -> list[str]:
 
     Only ``\\n`` ends a line: Unicode separators such as U+2028 inside a segment stay in it.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
-    lines = text.split("\n")
+    lines = _read_text(path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+def read_sgml(path: str | Path) -> dict[tuple[str, str], str]:
+    """The segments of an mteval SGML file (``tstset``/``refset``/``srcset``), keyed by
+    (document id, segment id), in mteval-v13a's order: documents sorted by id, segments by
+    number. As in mteval, whitespace runs inside a document become one space; the text is
+    left as written (entities are the tokenizer's business)."""
+    text = _read_text(path)
+    segments: dict[tuple[str, str], str] = {}
+    docs = sorted(((_attribute(_DOCID, tag, path, "docid"), span)
+                   for tag, span in _DOC.findall(text)), key=lambda d: d[0])
+    if not docs:
+        raise InputError(f"{path}: no <doc> element (is this an mteval SGML file?)")
+    for doc_id, span in docs:
+        span = _WHITESPACE_RUN.sub(" ", span)
+        found = [(_attribute(_SEGID, tag, path, "id"), seg) for tag, seg in _SEG.findall(span)]
+        if not found:
+            raise InputError(f"{path}: document {doc_id!r} has no <seg> element")
+        for seg_id, seg in sorted(found, key=lambda s: _number(s[0])):
+            if (doc_id, seg_id) in segments:
+                raise InputError(f"{path}: segment {seg_id} of document {doc_id!r} appears twice")
+            segments[(doc_id, seg_id)] = seg
+    return segments
+
+
+def _attribute(pattern: re.Pattern, tag: str, path, name: str) -> str:
+    match = pattern.search(tag)
+    if not match:
+        raise InputError(f"{path}: a tag without its {name!r} attribute: <{tag}>")
+    return match.group(1)
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return float("inf")
+
+
+def is_sgml(path: str | Path) -> bool:
+    return str(path).lower().endswith(SGML_SUFFIXES)
+
+
+def _read_parallel_sgml(hyp_path: str, ref_paths: list[str]):
+    hyps = read_sgml(hyp_path)
+    columns = [read_sgml(path) for path in ref_paths]
+    for path, column in zip(ref_paths, columns):
+        missing = [key for key in hyps if key not in column]
+        if missing or len(column) != len(hyps):
+            example = missing[0] if missing else next(k for k in column if k not in hyps)
+            raise InputError(
+                f"{path} and {hyp_path} hold different segments (e.g. document "
+                f"{example[0]!r}, segment {example[1]}): mteval needs the same documents and "
+                "segments in every file")
+    return list(hyps.values()), [[column[key] for column in columns] for key in hyps]
+
+
 def read_parallel(hyp_path: str, ref_paths: list[str]) -> tuple[list[str], list[list[str]]]:
-    """Hypotheses and, per hypothesis, one reference from each reference file."""
+    """Hypotheses and, per hypothesis, one reference from each reference file.
+
+    Files ending in ``.sgm``/``.sgml`` are read as mteval SGML and matched by document and
+    segment id (all files must then be SGML)."""
+    sgml = [is_sgml(p) for p in [hyp_path, *ref_paths]]
+    if any(sgml):
+        if not all(sgml):
+            raise InputError("mix of SGML (.sgm) and plain-text files: give all of one kind")
+        return _read_parallel_sgml(hyp_path, ref_paths)
     hyps = read_segments(hyp_path)
     columns = [read_segments(path) for path in ref_paths]
     for path, column in zip(ref_paths, columns):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.bleu import CONVENTIONS
 from harness.cli import main
 from libraries import nltk_bleu, sacrebleu_bleu
 
@@ -28,7 +29,7 @@ def lines(path: str) -> list[str]:
 def test_corpus_json_matches_the_libraries(capsys):
     document = run_json(capsys, HYP, REF1, REF2)
     results = {r["convention"]: r for r in document["results"]}
-    assert set(results) == {"nltk", "sacrebleu", "matlab"}
+    assert set(results) == set(CONVENTIONS)
     hyps = lines(HYP)
     refs = [list(pair) for pair in zip(lines(REF1), lines(REF2))]
     assert results["nltk"]["score"] == nltk_bleu(hyps, refs, "corpus", {})

@@ -95,6 +95,8 @@ def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -
         ref_len=done.ref_len,
         options=resolved,
         signature=convention.knobs(resolved).signature(convention.name),
+        details=done.details,
+        report=done.report,
     )
 
 

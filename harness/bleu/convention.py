@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from harness.bleu.corpus import CorpusStats
@@ -53,6 +53,8 @@ class Finished:
     bp: float
     hyp_len: int
     ref_len: int
+    details: Mapping[str, Any] = field(default_factory=dict)
+    report: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,9 @@ class Convention:
     """A named BLEU convention.
 
     ``resolve`` turns user options (in the library's own vocabulary) into the complete,
-    validated option mapping; the other functions take that mapping.
+    validated option mapping; the other functions take that mapping. ``case_tokenizers`` are
+    the case-file tokenizer names (SacreBLEU's: ``none``, ``13a``, ...) that the convention's
+    ``tokenize`` option accepts, so a case written for pre-tokenized text is scored as such.
     """
 
     name: str
@@ -72,6 +76,7 @@ class Convention:
     required_order: Callable[[Mapping[str, Any]], int]
     knobs: Callable[[Mapping[str, Any]], Knobs]
     finish: Callable[[CorpusStats, str, Mapping[str, Any]], Finished]
+    case_tokenizers: tuple[str, ...] = ()
 
     def signature(self, level: str = "corpus", **options: Any) -> str:
         """The signature string of this convention with ``options`` (defaults otherwise)."""
@@ -100,6 +105,12 @@ def merge_options(
 def require_number(convention: str, key: str, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{convention}: option {key!r} must be a number, got {value!r}")
+
+
+def require_int(convention: str, key: str, value: Any, minimum: int = 1) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(
+            f"{convention}: option {key!r} must be an integer >= {minimum}, got {value!r}")
 
 
 def require_bool(convention: str, key: str, value: Any) -> None:

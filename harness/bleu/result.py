@@ -17,7 +17,9 @@ class BleuResult:
     smoothing; NLTK: the unsmoothed modified precisions ``m_n / l_n`` with NLTK's per-segment
     floor in ``l_n``). ``counts`` are the clipped matches per order and ``totals`` the
     denominators the convention divides by. ``scores`` has one score per weight vector (NLTK
-    accepts a list of weight vectors); ``score`` is the first of them.
+    accepts a list of weight vectors); ``score`` is the first of them. ``details`` holds what
+    a convention reports beyond these (mteval's cumulative and individual 1-9-gram scores,
+    multi-bleu's ratio) and ``report`` the line the original tool prints, where it prints one.
     """
 
     convention: str
@@ -32,9 +34,12 @@ class BleuResult:
     options: Mapping[str, Any]
     signature: str
     scores: tuple[float, ...] = field(default=())
+    details: Mapping[str, Any] = field(default_factory=dict)
+    report: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
         if not self.scores:
             object.__setattr__(self, "scores", (self.score,))
 
@@ -57,6 +62,9 @@ class BleuResult:
             "ref_len": self.ref_len,
             "options": {k: _jsonable(v) for k, v in self.options.items()},
             "signature": self.signature,
+            **({"details": {k: _jsonable(v) for k, v in self.details.items()}}
+               if self.details else {}),
+            **({"report": self.report} if self.report else {}),
         }
 
 

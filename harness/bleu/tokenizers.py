@@ -84,11 +84,115 @@ def tokenize_char(text: str) -> list[str]:
     return list("".join(text.split()))
 
 
+_ASCII_UPPER_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# Perl's whitespace on a byte string (no UTF-8 flag): space, \t, \n, \v, \f, \r.
+_PERL_WHITESPACE = " \t\n\x0b\f\r"
+_PERL_BYTE_WHITESPACE = re.compile(f"[{_PERL_WHITESPACE}]+")
+
+
+def ascii_lower(text: str) -> str:
+    """A-Z to a-z and nothing else: Perl ``lc`` on a byte string, mteval's ``tr/[A-Z]/[a-z]/``."""
+    return text.translate(_ASCII_UPPER_TO_LOWER)
+
+
+def tokenize_space(text: str) -> list[str]:
+    """``text.split(" ")``: TF-NMT ``evaluation_utils`` splits on single spaces, so two spaces
+    make an empty token and an empty line is one empty token."""
+    return text.split(" ")
+
+
+def tokenize_multibleu(text: str) -> list[str]:
+    """multi-bleu.perl's ``split``: Perl reads bytes, so only ASCII whitespace separates."""
+    stripped = text.strip(_PERL_WHITESPACE)
+    return _PERL_BYTE_WHITESPACE.split(stripped) if stripped else []
+
+
+def tokenize_multibleu_lc(text: str) -> list[str]:
+    """multi-bleu.perl ``-lc``: Perl ``lc`` on bytes lowercases A-Z only, then ``split``."""
+    return tokenize_multibleu(ascii_lower(text))
+
+
+def tokenize_mteval_13a_lc(text: str) -> list[str]:
+    """mteval-v13a ``tokenization`` without ``-c``: 13a with ``tr/[A-Z]/[a-z]/`` (ASCII only).
+    The case folding cannot move a token boundary (no letter is in the punctuation classes),
+    so folding after the regexes is the same as mteval's folding between them."""
+    return ascii_lower(_v13a_string(text.rstrip())).split()
+
+
+_PERL_HYPHEN = "\u002d\u00ad\u058a\u1806\u2010\u2011\u2e17\u30fb\ufe63\uff0d\uff65"
+_MTEVAL_INTL_PREP = (
+    (re.compile(f"[{_PERL_HYPHEN}]\u2028"), ""),  # s/\p{Hyphen}\p{Zl}//g
+    (re.compile("\u2028"), " "),  # s/\p{Zl}/ /g
+)
+_MTEVAL_INTL_ENTITIES = _SGML_ENTITIES + (("&apos;", "'"),)
+_UNICODE_SEPARATORS = regex.compile(r"\p{Z}+")
+
+
+def _mteval_intl(text: str, lowercase: bool) -> list[str]:
+    """mteval-v13a ``tokenization_international`` (``--international-tokenization``):
+    ``<skipped>`` removal, hyphenated line joins, five entities (``&apos;`` too), Perl ``lc``
+    (Unicode) unless ``-c``, the mteval-v14 punctuation and symbol rules, ``\\p{Z}`` runs to one
+    space."""
+    text = text.replace("<skipped>", "")
+    for pattern, replacement in _MTEVAL_INTL_PREP:
+        text = pattern.sub(replacement, text)
+    for entity, char in _MTEVAL_INTL_ENTITIES:
+        text = text.replace(entity, char)
+    if lowercase:
+        text = text.lower()
+    return _UNICODE_SEPARATORS.sub(" ", _v14_intl_string(text)).split()
+
+
+def tokenize_mteval_intl(text: str) -> list[str]:
+    return _mteval_intl(text, lowercase=False)
+
+
+def tokenize_mteval_intl_lc(text: str) -> list[str]:
+    return _mteval_intl(text, lowercase=True)
+
+
+@lru_cache(maxsize=1)
+def _t2t_patterns():
+    """Tensor2Tensor ``bleu_hook.UnicodeRegex``: character classes enumerated from
+    ``unicodedata`` (categories P* and S*), with Python's ``\\d`` (decimal digits only, where
+    mteval-v14 has ``\\p{N}``)."""
+    import sys
+    import unicodedata
+
+    def chars(prefix: str) -> str:
+        return "".join(re.escape(chr(x)) for x in range(sys.maxunicode)
+                       if unicodedata.category(chr(x)).startswith(prefix))
+
+    punctuation = chars("P")
+    return (
+        (re.compile(r"([^\d])([" + punctuation + r"])"), r"\1 \2 "),
+        (re.compile(r"([" + punctuation + r"])([^\d])"), r" \1 \2"),
+        (re.compile("([" + chars("S") + "])"), r" \1 "),
+    )
+
+
+def tokenize_t2t(text: str) -> list[str]:
+    """Tensor2Tensor ``bleu_hook.bleu_tokenize`` (the mteval-v14 rules, re-implemented)."""
+    for pattern, replacement in _t2t_patterns():
+        text = pattern.sub(replacement, text)
+    return text.split()
+
+
+#: The tokenizers SacreBLEU offers under these names (the case files' vocabulary).
+SACREBLEU_TOKENIZERS = ("none", "13a", "intl", "char")
+
 TOKENIZERS: dict[str, Tokenizer] = {
     "none": tokenize_none,
     "13a": tokenize_13a,
     "intl": tokenize_intl,
     "char": tokenize_char,
+    "space": tokenize_space,
+    "multibleu": tokenize_multibleu,
+    "multibleu-lc": tokenize_multibleu_lc,
+    "mteval-13a-lc": tokenize_mteval_13a_lc,
+    "mteval-intl": tokenize_mteval_intl,
+    "mteval-intl-lc": tokenize_mteval_intl_lc,
+    "t2t": tokenize_t2t,
 }
 
 

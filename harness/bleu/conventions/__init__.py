@@ -5,10 +5,21 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from harness.bleu.convention import Convention
-from harness.bleu.conventions import matlab, nltk, sacrebleu
+from harness.bleu.conventions import (
+    matlab,
+    mteval,
+    multibleu,
+    nltk,
+    sacrebleu,
+    t2t,
+    tfnmt,
+    torchmetrics,
+)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
-    {c.name: c for c in (nltk.CONVENTION, sacrebleu.CONVENTION, matlab.CONVENTION)}
+    {c.name: c for c in (
+        nltk.CONVENTION, sacrebleu.CONVENTION, matlab.CONVENTION, multibleu.CONVENTION,
+        mteval.CONVENTION, tfnmt.CONVENTION, torchmetrics.CONVENTION, t2t.CONVENTION)}
 )
 
 

@@ -25,6 +25,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from harness.bleu.arithmetic import my_log
 from harness.bleu.convention import (
     Convention,
     Finished,
@@ -37,12 +38,10 @@ from harness.bleu.convention import (
 )
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.result import ConventionError
-from harness.bleu.tokenizers import TOKENIZERS
+from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 
 NAME = "sacrebleu"
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-#: ``sacrebleu.utils.my_log``: the stand-in for log(0).
-LOG_ZERO = -9999999999
 
 
 def defaults(level: str) -> dict[str, Any]:
@@ -66,7 +65,7 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
         require_number(NAME, "smooth_value", options["smooth_value"])
     require_bool(NAME, "effective_order", options["effective_order"])
     require_bool(NAME, "lowercase", options["lowercase"])
-    require_choice(NAME, "tokenize", options["tokenize"], tuple(TOKENIZERS))
+    require_choice(NAME, "tokenize", options["tokenize"], SACREBLEU_TOKENIZERS)
     order = options["max_ngram_order"]
     if isinstance(order, bool) or not isinstance(order, int) or order < 0:
         raise ValueError(f"{NAME}: option 'max_ngram_order' must be an integer >= 0, got {order!r}")
@@ -103,10 +102,6 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
         case="lc" if options["lowercase"] else "mixed",
         scale="100",
     )
-
-
-def my_log(value: float) -> float:
-    return LOG_ZERO if value == 0.0 else math.log(value)
 
 
 def _check_references(corpus: CorpusStats, level: str, order: int) -> None:
@@ -183,4 +178,5 @@ CONVENTION = Convention(
     required_order=required_order,
     knobs=knobs,
     finish=finish,
+    case_tokenizers=SACREBLEU_TOKENIZERS,
 )

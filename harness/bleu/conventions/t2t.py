@@ -1,0 +1,124 @@
+"""The t2t convention: Tensor2Tensor ``tensor2tensor/utils/bleu_hook.py`` (CONVENTIONS.md A.2),
+its ``compute_bleu`` as called by ``bleu_wrapper`` (the text entry point).
+
+Read from the module (the revision with the zero-reference-length rule), step by step:
+
+* one reference per segment (the API takes one token list): reference length is its length;
+* matches: ``min(count, translation_count)`` over the reference's n-grams;
+* precision per order: no hypothesis n-gram -> 0.0; no match -> ``smooth *= 2`` then
+  ``1 / (smooth * possible)`` (always on, NIST-style geometric); else ``m / possible``;
+* ``if max(precisions) > 0``: ``exp(sum(log(p) for p in precisions if p) / max_order)`` --
+  an order without n-grams is left out of the sum but still divides;
+* ``use_bp``: r = 0 -> BP 1; ratio <= 0 -> 0; ratio >= 1 -> 1; else ``exp(1 - 1/ratio)``;
+* the result is ``np.float32(bleu)``.
+
+Text: ``bleu_wrapper(case_sensitive=False)`` lowercases (``str.lower``) and tokenizes with
+``bleu_tokenize`` (mteval-v14 rules over ``unicodedata`` classes); ``tokenize="none"`` scores
+whitespace tokens as ``compute_bleu`` on pre-tokenized lists.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from harness.bleu.arithmetic import float32
+from harness.bleu.convention import (
+    Convention,
+    Finished,
+    Knobs,
+    Preprocessing,
+    merge_options,
+    require_bool,
+    require_choice,
+    require_int,
+)
+from harness.bleu.corpus import CorpusStats
+from harness.bleu.result import ConventionError
+
+NAME = "t2t"
+TOKENIZE_CHOICES = ("t2t", "none")
+DEFAULTS: dict[str, Any] = {
+    "max_order": 4, "use_bp": True, "case_sensitive": False, "tokenize": "t2t"}
+
+
+def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    options = merge_options(NAME, given, DEFAULTS)
+    require_int(NAME, "max_order", options["max_order"])
+    require_bool(NAME, "use_bp", options["use_bp"])
+    require_bool(NAME, "case_sensitive", options["case_sensitive"])
+    require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
+    return options
+
+
+def required_order(options: Mapping[str, Any]) -> int:
+    return options["max_order"]
+
+
+def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
+    return Preprocessing(options["tokenize"], not options["case_sensitive"])
+
+
+def knobs(options: Mapping[str, Any]) -> Knobs:
+    return Knobs(
+        ref="single",
+        bp=("r=0?1:c=0?0:ratio>=1?1:exp(1-1/ratio)" if options["use_bp"] else "off"),
+        zero="nist-geometric(2^-k/l)",
+        smooth="nist(always)",
+        weights=f"uniform:{options['max_order']}",
+        eff="l_n=0 neutral,/N",
+        denom="raw",
+        tok=options["tokenize"],
+        case="mixed" if options["case_sensitive"] else "lc",
+        scale="1(float32)",
+    )
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    max_order = options["max_order"]
+    if any(len(s.ref_lens) != 1 for s in corpus.segments):
+        raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
+                              "not expressible (one reference per segment)")
+    translation_length = corpus.hyp_len
+    reference_length = sum(s.ref_lens[0] for s in corpus.segments)
+    matches = corpus.matches[:max_order]
+    possible = corpus.totals[:max_order]
+    precisions = []
+    smooth = 1.0
+    for m, p in zip(matches, possible):
+        if p > 0:
+            if m > 0:
+                precisions.append(m / p)
+            else:
+                smooth *= 2
+                precisions.append(1.0 / (smooth * p))
+        else:
+            precisions.append(0.0)
+    geo_mean = 0.0
+    if max(precisions) > 0:
+        geo_mean = math.exp(sum(math.log(p) for p in precisions if p) / max_order)
+    bp = 1.0
+    if options["use_bp"] and reference_length:
+        ratio = translation_length / reference_length
+        if ratio <= 0.0:
+            bp = 0.0
+        elif ratio < 1.0:
+            bp = math.exp(1 - 1.0 / ratio)
+    return Finished((float32(geo_mean * bp),), tuple(precisions), matches, possible, bp,
+                    translation_length, reference_length)
+
+
+CONVENTION = Convention(
+    name=NAME,
+    description="Tensor2Tensor bleu_hook: one reference, always-on NIST smoothing, "
+    "lowercased intl tokens (bleu_wrapper), float32",
+    scale=1.0,
+    option_names=tuple(DEFAULTS),
+    resolve=resolve,
+    preprocessing=preprocessing,
+    required_order=required_order,
+    knobs=knobs,
+    finish=finish,
+    case_tokenizers=("none",),
+)

@@ -1,0 +1,122 @@
+"""The tf-nmt convention: TensorFlow NMT ``nmt/scripts/bleu.py`` ``compute_bleu``, which
+Hugging Face ``evaluate.load("bleu")`` runs (CONVENTIONS.md A.1).
+
+Read from the function, step by step:
+
+* reference length: the **shortest** reference of each segment (``min(len(r) for r in
+  references)``; a segment without references raises ``ValueError``);
+* clipped matches against the union (max count) of the references, orders 1..``max_order``;
+  ``possible_matches`` adds only positive counts;
+* ``smooth=True``: ``(m + 1.) / (l + 1.)`` for **every** order, the unigram included;
+  otherwise ``m / l``, 0.0 where the order has no n-gram;
+* geometric mean ``exp(sum((1. / max_order) * log(p)))`` if ``min(precisions) > 0``, else 0;
+* ``ratio = c / r`` (r = 0 raises ``ZeroDivisionError``); BP = 1 if ratio > 1, else
+  ``exp(1 - 1. / ratio)`` (c = 0 raises ``ZeroDivisionError``);
+* the score on the 0-1 scale (TF-NMT's ``evaluation_utils`` prints it times 100).
+
+Tokens: ``tokenize="13a"`` is Hugging Face ``evaluate``'s default (``Tokenizer13a``);
+``"space"`` is TF-NMT's own ``evaluation_utils`` (``line.split(" ")``); ``"none"`` is
+``str.split()`` on pre-tokenized text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from harness.bleu.convention import (
+    Convention,
+    Finished,
+    Knobs,
+    Preprocessing,
+    merge_options,
+    require_bool,
+    require_choice,
+    require_int,
+)
+from harness.bleu.corpus import CorpusStats
+from harness.bleu.result import ConventionError
+from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
+
+NAME = "tf-nmt"
+TOKENIZE_CHOICES = SACREBLEU_TOKENIZERS + ("space",)
+DEFAULTS: dict[str, Any] = {"max_order": 4, "smooth": False, "tokenize": "13a"}
+
+
+def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    options = merge_options(NAME, given, DEFAULTS)
+    require_int(NAME, "max_order", options["max_order"])
+    require_bool(NAME, "smooth", options["smooth"])
+    require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
+    return options
+
+
+def required_order(options: Mapping[str, Any]) -> int:
+    return options["max_order"]
+
+
+def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
+    return Preprocessing(options["tokenize"])
+
+
+def knobs(options: Mapping[str, Any]) -> Knobs:
+    return Knobs(
+        ref="shortest",
+        bp="ratio>1?1:exp(1-1/ratio),c=0|r=0 raise",
+        zero="0",
+        smooth="add-one(all orders)" if options["smooth"] else "none",
+        weights=f"uniform:{options['max_order']}",
+        eff="no",
+        denom="raw",
+        tok=options["tokenize"],
+        case="mixed",
+        scale="1",
+    )
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    max_order = options["max_order"]
+    if corpus.has_segment_without_references:
+        raise ConventionError(NAME, "min() of a segment's reference lengths needs a reference",
+                              "ValueError")
+    translation_length = corpus.hyp_len
+    reference_length = corpus.ref_len("shortest")
+    matches = corpus.matches[:max_order]
+    possible = corpus.totals[:max_order]
+    if options["smooth"]:
+        precisions = [(m + 1.0) / (p + 1.0) for m, p in zip(matches, possible)]
+    else:
+        precisions = [float(m) / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
+    if min(precisions) > 0:
+        geo_mean = math.exp(sum((1.0 / max_order) * math.log(p) for p in precisions))
+    else:
+        geo_mean = 0
+    if reference_length == 0:
+        raise ConventionError(NAME, "ratio = c / r with a reference length of 0",
+                              "ZeroDivisionError")
+    ratio = float(translation_length) / reference_length
+    if ratio > 1.0:
+        bp = 1.0
+    elif ratio == 0:
+        raise ConventionError(NAME, "exp(1 - 1. / ratio) with a hypothesis length of 0",
+                              "ZeroDivisionError")
+    else:
+        bp = math.exp(1 - 1.0 / ratio)
+    return Finished((geo_mean * bp,), tuple(precisions), matches, possible, bp,
+                    translation_length, reference_length, details={"ratio": ratio})
+
+
+CONVENTION = Convention(
+    name=NAME,
+    description="TensorFlow NMT compute_bleu (= Hugging Face evaluate 'bleu'): shortest "
+    "reference, optional add-one smoothing on every order, 0-1 scale",
+    scale=1.0,
+    option_names=tuple(DEFAULTS),
+    resolve=resolve,
+    preprocessing=preprocessing,
+    required_order=required_order,
+    knobs=knobs,
+    finish=finish,
+    case_tokenizers=TOKENIZE_CHOICES,
+)
