@@ -57,6 +57,7 @@ class CheckRecord:
     provenance: Mapping[str, str] | None = None
     message: str = ""
     other: str = ""  # the other side of a differential or divergence check
+    figure: str = "score"  # what of the result was checked (an expectation's figure)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", frozen_mapping(self.options))
@@ -72,6 +73,9 @@ class Roles:
     engine: Backend | None = None  # for the divergence map
     library_versions: Mapping[str, str] = field(default_factory=dict)
     is_engine_under_test: bool = True
+    #: Further implementations of a convention, checked differentially only (no drift).
+    extra_libraries: Mapping[str, tuple[Backend, ...]] = field(default_factory=dict)
+    absent_libraries: tuple[str, ...] = ()  # optional libraries that are not installed
 
 
 def effective_options(case: Case, convention: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,10 +89,11 @@ def effective_options(case: Case, convention: str, options: Mapping[str, Any]) -
     return resolved
 
 
-def request_for(case: Case, convention: str, options: Mapping[str, Any]) -> ScoreRequest:
+def request_for(case: Case, convention: str, options: Mapping[str, Any],
+                figure: str = "score") -> ScoreRequest:
     return ScoreRequest(convention, tuple(case.hypotheses),
                         tuple(tuple(r) for r in case.references), case.level,
-                        effective_options(case, convention, options), case.id)
+                        effective_options(case, convention, options), case.id, figure)
 
 
 def applies(expectation: Expectation, library: str, version: str) -> bool:
@@ -131,7 +136,7 @@ def _record(case: Case, check: str, backend: str, expectation: Expectation | Non
         verdict=verdict, compare=expectation.compare if expectation else None,
         difference=diff, tags=tuple(dict.fromkeys(tags)),
         provenance=expectation.provenance.to_dict() if expectation else None,
-        message=message, other=other)
+        message=message, other=other, figure=expectation.figure if expectation else "score")
 
 
 def _expectation_checks(case: Case, e: Expectation, roles: Roles, stats_tags):
@@ -144,8 +149,14 @@ def _expectation_checks(case: Case, e: Expectation, roles: Roles, stats_tags):
                           Outcome(UNSUPPORTED), SKIPPED,
                           message=f"applies to {e.convention} {e.versions[e.convention]}, "
                                   f"not {version}")
+        elif e.figure != "score" and not roles.is_engine_under_test:
+            yield _record(case, "expectation", under_test, e, e.convention, e.options,
+                          Outcome(UNSUPPORTED), UNSUPPORTED_VERDICT,
+                          message=f"only the engine reports {e.figure}; an implementation "
+                                  "under test answers scores")
         else:
-            outcome = roles.under_test.score(request_for(case, e.convention, e.options))
+            outcome = roles.under_test.score(request_for(case, e.convention, e.options,
+                                                         e.figure))
             verdict, message = _verdict(outcome, e, strict_raise=roles.is_engine_under_test)
             yield _record(case, "expectation", under_test, e, e.convention, e.options, outcome,
                           verdict, _failure_tags(verdict, outcome, e, stats_tags), message)
@@ -154,7 +165,7 @@ def _expectation_checks(case: Case, e: Expectation, roles: Roles, stats_tags):
                       Outcome(UNSUPPORTED), UNSUPPORTED_VERDICT,
                       message=f"the engine has no convention {e.convention!r} yet")
     library = roles.libraries.get(e.convention)
-    if library is not None:
+    if library is not None and e.figure == "score":
         name, version = library.info().name, roles.library_versions.get(e.convention, "")
         if not applies(e, e.convention, version):
             yield _record(case, "drift", name, e, e.convention, e.options, Outcome(UNSUPPORTED),
@@ -201,24 +212,30 @@ def _failure_tags(verdict: str, outcome: Outcome, e: Expectation, stats_tags) ->
 def _differential_checks(case: Case, roles: Roles, stats_tags):
     under_test = roles.under_test.info().name
     for convention in roles.claims:
-        library = roles.libraries.get(convention)
-        if library is None:
+        primary = roles.libraries.get(convention)
+        libraries = ((primary,) if primary else ()) + tuple(
+            roles.extra_libraries.get(convention, ()))
+        if not libraries:
             continue
         option_sets = {repr(sorted(e.options.items())): e.options for e in case.expectations
                        if e.convention == convention} or {"{}": {}}
         for options in option_sets.values():
             request = request_for(case, convention, options)
-            ours, theirs = roles.under_test.score(request), library.score(request)
-            verdict, message = _agreement(ours, theirs, exact=roles.is_engine_under_test)
-            tags = [] if verdict == PASS else list(stats_tags) + option_tags(options, {})
-            if verdict != PASS and ours.kind == VALUE and theirs.kind == VALUE:
-                tags += scale_tag(ours.value, theirs.value)
-            yield _record(case, "differential", under_test, None, convention, options, ours,
-                          verdict, tags, message, expected=theirs.shown(),
-                          other=library.info().name)
+            ours = roles.under_test.score(request)
+            for library in libraries:
+                theirs, info = library.score(request), library.info()
+                verdict, message = _agreement(ours, theirs, exact=roles.is_engine_under_test,
+                                              tolerance=info.tolerance)
+                tags = [] if verdict == PASS else list(stats_tags) + option_tags(options, {})
+                if verdict != PASS and ours.kind == VALUE and theirs.kind == VALUE:
+                    tags += scale_tag(ours.value, theirs.value)
+                yield _record(case, "differential", under_test, None, convention, options,
+                              ours, verdict, tags, message, expected=theirs.shown(),
+                              other=info.name)
 
 
-def _agreement(ours: Outcome, theirs: Outcome, exact: bool) -> tuple[str, str]:
+def _agreement(ours: Outcome, theirs: Outcome, exact: bool,
+               tolerance: float = 0.0) -> tuple[str, str]:
     if theirs.kind not in (VALUE, RAISED):
         return SKIPPED, f"the library gave no answer: {theirs.kind} {theirs.message}"
     if ours.kind == UNSUPPORTED:
@@ -234,7 +251,8 @@ def _agreement(ours: Outcome, theirs: Outcome, exact: bool) -> tuple[str, str]:
     a, b = ours.value, theirs.value
     if math.isnan(a) or math.isnan(b):
         return (PASS, "") if math.isnan(a) and math.isnan(b) else (FAIL, "")
-    if a == b or (not exact and math.isclose(a, b, rel_tol=DIFFERENTIAL_RELATIVE_TOLERANCE)):
+    allowed = max(tolerance, 0.0 if exact else DIFFERENTIAL_RELATIVE_TOLERANCE)
+    if a == b or math.isclose(a, b, rel_tol=allowed, abs_tol=0.0):
         return PASS, ""
     return FAIL, ""
 

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.backends.libraries import NltkBackend, SacrebleuBackend
+
 from harness.backends.own import OwnBackend
 from harness.bleu import CONVENTIONS
 from harness.cases.lint import lint
 from harness.cases.loader import load_file
 from harness.cases.model import Case, Problem
 from harness.judge import DRIFT, ERROR, FAIL, CheckRecord, Roles, judge_case
+from harness.runner import REFERENCE_BACKENDS, reference_libraries
 
 _CASE_FILE = re.compile(r"^schema:\s*1\s*$", re.MULTILINE)
 _INVISIBLE = {"\t": "⇥", "\u00a0": "⍽", "\u200b": "<U+200B>", "\ufeff": "<U+FEFF>",
@@ -50,10 +51,10 @@ _ROLES: Roles | None = None
 def _roles() -> Roles:
     global _ROLES
     if _ROLES is None:
-        libraries = {b.info().name: b for b in (NltkBackend(), SacrebleuBackend())
-                     if b.info().version}
+        libraries, extras, absent = reference_libraries(REFERENCE_BACKENDS)
         _ROLES = Roles(OwnBackend(), tuple(CONVENTIONS), libraries, None,
-                       {k: v.info().version for k, v in libraries.items()}, True)
+                       {k: v.info().version for k, v in libraries.items()}, True,
+                       extras, tuple(absent))
     return _ROLES
 
 

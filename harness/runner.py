@@ -16,6 +16,7 @@ from harness.backends.base import Backend, Outcome
 from harness.backends.documented import DocumentedBackend
 from harness.backends.external import DEFAULT_TIMEOUT, ExternalBackend
 from harness.backends.libraries import NltkBackend, SacrebleuBackend
+from harness.backends.optional import BleuscoreBackend, FastBleuBackend, TorchmetricsBackend
 from harness.backends.own import OwnBackend
 from harness.bleu import CONVENTIONS
 from harness.cases.lint import lint
@@ -25,7 +26,11 @@ from harness.gate import exit_code, known_problems
 from harness.judge import ERROR, CheckRecord, Roles, judge_case, summary_counts
 from harness.report import stream
 
-REFERENCE_BACKENDS = ("own", "nltk", "sacrebleu", "documented")
+REFERENCE_BACKENDS = ("own", "nltk", "sacrebleu", "documented", "torchmetrics", "fast-bleu",
+                      "bleuscore")
+#: Used when installed; their absence is reported, never a failure.
+OPTIONAL_LIBRARIES = {"torchmetrics": TorchmetricsBackend}
+OPTIONAL_EXTRA_LIBRARIES = {"fast-bleu": FastBleuBackend, "bleuscore": BleuscoreBackend}
 
 
 class UsageError(ValueError):
@@ -86,25 +91,45 @@ def _under_test(options: RunOptions) -> tuple[Backend, tuple[str, ...], bool]:
     return OwnBackend(), tuple(CONVENTIONS), True
 
 
+def reference_libraries(wanted) -> tuple[dict[str, Backend], dict[str, tuple[Backend, ...]],
+                                         list[str]]:
+    """The installed libraries among ``wanted``: one primary library per convention (drift and
+    differential checks), further ones checked differentially, and the optional ones that
+    are not installed."""
+    libraries: dict[str, Backend] = {}
+    extras: dict[str, tuple[Backend, ...]] = {}
+    absent: list[str] = []
+    primary = {"nltk": NltkBackend, "sacrebleu": SacrebleuBackend, **OPTIONAL_LIBRARIES}
+    for name, make in {**primary, **OPTIONAL_EXTRA_LIBRARIES}.items():
+        if name not in wanted:
+            continue
+        backend = make()
+        info = backend.info()
+        if not info.version:
+            absent.append(name)
+        elif name in primary:
+            libraries[info.conventions[0]] = backend
+        else:
+            extras[info.conventions[0]] = extras.get(info.conventions[0], ()) + (backend,)
+    return libraries, extras, absent
+
+
 def _roles(options: RunOptions, loaded: LoadResult) -> tuple[Roles, list[Backend]]:
     unknown = [b for b in options.backends if b not in REFERENCE_BACKENDS]
     if unknown:
         raise UsageError(f"--backend {unknown[0]!r}: unknown (known: {', '.join(REFERENCE_BACKENDS)})")
     wanted = set(options.backends or REFERENCE_BACKENDS)
     under_test, claims, is_engine = _under_test(options)
-    libraries: dict[str, Backend] = {}
-    for name, make in (("nltk", NltkBackend), ("sacrebleu", SacrebleuBackend)):
-        if name in wanted:
-            backend = make()
-            if backend.info().version:
-                libraries[name] = backend
+    libraries, extras, absent = reference_libraries(wanted)
     engine = OwnBackend() if "own" in wanted else None
     documented = [DocumentedBackend(loaded.cases)] if "documented" in wanted else []
-    roles = Roles(under_test=under_test, claims=claims, libraries=libraries, engine=engine,
+    roles = Roles(under_test=under_test, claims=claims, libraries=libraries,
+                  extra_libraries=extras, engine=engine, absent_libraries=tuple(absent),
                   library_versions={k: v.info().version for k, v in libraries.items()},
                   is_engine_under_test=is_engine)
     shown: list[Backend] = [under_test] + ([engine] if engine and not is_engine else [])
-    shown += list(libraries.values()) + documented
+    shown += list(libraries.values()) + [b for group in extras.values() for b in group]
+    shown += documented
     return roles, shown
 
 
@@ -116,7 +141,7 @@ def execute(options: RunOptions, progress: Callable[[int, int], None] | None = N
     result = RunResult()
     result.lines.append(stream.header([b.info() for b in shown], loaded.corpus_hash,
                                       len(loaded.files), roles.under_test.info().name,
-                                      roles.claims))
+                                      roles.claims, roles.absent_libraries))
     result.lines.extend(stream.problem_line(p) for p in problems)
     records: list[CheckRecord] = []
     try:

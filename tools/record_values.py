@@ -3,7 +3,7 @@
     python tools/record_values.py cases/families/ref-length-tie.yaml [...]
 
 For each expectation whose value is ``COMPUTE`` and whose convention has a live library
-(nltk, sacrebleu), the library scores the case and the placeholder becomes the library's
+(nltk, sacrebleu; torchmetrics, and bleuscore for tf-nmt when installed), the library scores the case and the placeholder becomes the library's
 ``repr`` (or ``raises: ExceptionName``); ``version: COMPUTE`` in its provenance becomes the
 installed version. Values therefore come from the reference library, never from the engine.
 """
@@ -17,18 +17,19 @@ import yaml
 
 from harness.backends.base import RAISED, VALUE
 from harness.backends.libraries import NltkBackend, SacrebleuBackend
-from harness.cases.loader import _tuples, case_tokenizer
-from harness.cases.model import Case, Segment
+from harness.backends.optional import BleuscoreBackend, TorchmetricsBackend
+from harness.cases.loader import _segments, _tuples, case_tokenizer
+from harness.cases.model import Case
 from harness.judge import request_for
 
-LIBRARIES = {"nltk": NltkBackend(), "sacrebleu": SacrebleuBackend()}
+LIBRARIES = {"nltk": NltkBackend(), "sacrebleu": SacrebleuBackend(),
+             "torchmetrics": TorchmetricsBackend(), "tf-nmt": BleuscoreBackend()}
 PLACEHOLDER = "COMPUTE"
 
 
-def _case(raw: dict) -> Case:
+def _case(raw: dict, path: Path) -> Case:
     return Case(raw["id"], raw["description"], tuple(raw["tags"]), raw["level"],
-                tuple(Segment(s["hyp"], tuple(s["refs"])) for s in raw["segments"]), (),
-                "", 0, case_tokenizer(raw))
+                _segments(raw, str(path)), (), str(path), 0, case_tokenizer(raw))
 
 
 def _scalar(node: yaml.MappingNode, key: str):
@@ -41,11 +42,13 @@ def fill(path: Path) -> int:
     document = yaml.safe_load("\n".join(lines))
     edits: list[tuple[int, str, str]] = []
     for case_node, raw in zip(_scalar(root, "cases").value, document["cases"]):
-        case = _case(raw)
+        case = _case(raw, path)
         for e_node, e in zip(_scalar(case_node, "expect").value, raw["expect"]):
             if e.get("value") != PLACEHOLDER:
                 continue
             library = LIBRARIES[e["convention"]]
+            if not library.info().version:
+                raise SystemExit(f"{path}: {raw['id']}: {library.info().name} is not installed")
             outcome = library.score(request_for(case, e["convention"],
                                                 _tuples(e.get("options") or {})))
             value_node = _scalar(e_node, "value")
@@ -54,7 +57,7 @@ def fill(path: Path) -> int:
             elif outcome.kind == RAISED:
                 text = f"raises: {outcome.error_type}"
             else:
-                raise SystemExit(f"{path}: {raw['id']}: {outcome}")
+                raise SystemExit(f"{path}: {raw['id']}: {library.info().name}: {outcome}")
             edits.append((value_node.start_mark.line, "value: COMPUTE", text))
             version_node = _scalar(_scalar(e_node, "provenance"), "version")
             if version_node is not None and version_node.value == PLACEHOLDER:

@@ -24,6 +24,9 @@ class ScoreRequest:
     level: str
     options: Mapping[str, Any] = field(default_factory=dict)
     case_id: str = ""
+    #: "score", or a figure the convention reports beside it ("cumulative.9", "hyp_len", ...);
+    #: only the engine answers for figures.
+    figure: str = "score"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", frozen_mapping(self.options))
@@ -86,10 +89,16 @@ class BackendInfo:
     version: str
     conventions: tuple[str, ...]
     role: str  # "engine", "library", "documented", "under-test"
+    #: Relative difference within which this backend agrees with the convention it claims
+    #: (0: bit for bit; a float32 library: its precision).
+    tolerance: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "version": self.version,
+        data = {"name": self.name, "version": self.version,
                 "conventions": list(self.conventions), "role": self.role}
+        if self.tolerance:
+            data["tolerance"] = self.tolerance
+        return data
 
 
 class Backend(Protocol):
@@ -104,5 +113,7 @@ def guarded(call) -> Outcome:
     """Run ``call`` (returning a number) and turn anything it does into an Outcome."""
     try:
         return Outcome.of_value(call())
-    except Exception as error:  # a library crash is a result, not a harness crash
-        return Outcome.of_exception(error)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # a library crash is a result, not a harness crash (a
+        return Outcome.of_exception(error)  # Rust panic is a BaseException: pyo3's PanicException)

@@ -25,7 +25,7 @@ class DocumentedBackend:
                 if e.provenance.kind != "documented":
                     continue
                 conventions.add(e.convention)
-                key = (case.id, e.convention, options_key(e.options))
+                key = (case.id, e.convention, options_key(e.options), e.figure)
                 self._answers[key] = (Outcome(RAISED, error_type=e.raises) if e.raises else
                                       Outcome.of_value(expected_float(e.value)))
         self._conventions = tuple(sorted(conventions))
@@ -34,7 +34,8 @@ class DocumentedBackend:
         return BackendInfo("documented", "case corpus", self._conventions, "documented")
 
     def score(self, request: ScoreRequest) -> Outcome:
-        key = (request.case_id, request.convention, options_key(request.options))
+        key = (request.case_id, request.convention, options_key(request.options),
+               request.figure)
         return self._answers.get(key, Outcome(UNSUPPORTED, message="no documented value"))
 
     def close(self) -> None:

@@ -4,11 +4,25 @@ from __future__ import annotations
 
 from harness import __version__
 from harness.backends.base import UNSUPPORTED, BackendInfo, Outcome, ScoreRequest, guarded
-from harness.bleu import CONVENTIONS, score
+from harness.bleu import CONVENTIONS, BleuResult, score
 
 #: The library version each engine convention reproduces (what version ranges are checked
 #: against when the engine meets a version-ranged expectation).
 EMULATED_VERSIONS = {"nltk": "3.10.4", "sacrebleu": "2.6.0"}
+
+
+def figure_of(result: BleuResult, figure: str) -> float:
+    """The score, or one figure of ``result``: ``bp``, ``ratio``, ``hyp_len``, ``ref_len``,
+    ``precision.N``, or mteval's ``cumulative.N`` / ``individual.N`` (N from 1)."""
+    if figure == "score":
+        return result.score
+    if figure in ("bp", "hyp_len", "ref_len"):
+        return getattr(result, figure)
+    if figure == "ratio":
+        return result.details.get("ratio", result.hyp_len / result.ref_len)
+    name, _, order = figure.partition(".")
+    series = result.precisions if name == "precision" else result.details[name]
+    return series[int(order) - 1]
 
 
 class OwnBackend:
@@ -19,10 +33,10 @@ class OwnBackend:
         if request.convention not in CONVENTIONS:
             return Outcome(UNSUPPORTED, message=f"the engine has no convention "
                                                 f"{request.convention!r} yet")
-        return guarded(lambda: score(list(request.hypotheses),
-                                     [list(r) for r in request.references],
-                                     request.convention, request.level,
-                                     **dict(request.options)).score)
+        return guarded(lambda: figure_of(score(list(request.hypotheses),
+                                               [list(r) for r in request.references],
+                                               request.convention, request.level,
+                                               **dict(request.options)), request.figure))
 
     def close(self) -> None:
         pass

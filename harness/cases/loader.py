@@ -20,6 +20,7 @@ import yaml
 
 from harness.cases.model import Case, Expectation, Problem, Provenance, Segment
 from harness.compare import is_full_repr
+from harness.textfiles import InputError, read_parallel
 
 CASE_SUFFIXES = (".yaml", ".yml")
 
@@ -114,12 +115,18 @@ def load_file(path: Path) -> tuple[list[Case], list[Problem]]:
     cases = []
     for index, raw in enumerate(document["cases"]):
         if index not in broken_cases:
-            cases.append(_build_case(raw, name, root, index))
+            try:
+                cases.append(_build_case(raw, name, root, index))
+            except InputError as error:  # a case's data files: that case is lost, not the rest
+                problems.append(Problem(name, _line(root, ["cases", index, "files"]),
+                                        _case_id(document, index), str(error)))
     return cases, problems
 
 
 def _message(error: jsonschema.ValidationError) -> str:
     where = "/".join(str(p) for p in error.absolute_path)
+    if error.validator == "oneOf" and "segments" in str(error.validator_value):
+        return f"{where}: a case needs exactly one of 'segments' or 'files'"
     if error.validator == "oneOf" and error.validator_value and "required" in str(
             error.validator_value):
         return f"{where}: an expectation needs exactly one of 'value' or 'raises'"
@@ -169,15 +176,29 @@ def _build_case(raw: dict[str, Any], file: str, root: yaml.Node, index: int) -> 
             versions=item.get("versions") or {},
             note=item.get("note", ""),
             line=_line(root, ["cases", index, "expect", position]),
+            figure=item.get("figure", "score"),
         ))
     tokenizer = case_tokenizer(raw)
     return Case(
         id=raw["id"], description=raw["description"], tags=tuple(raw["tags"]),
         level=raw["level"],
-        segments=tuple(Segment(s["hyp"], tuple(s["refs"])) for s in raw["segments"]),
+        segments=_segments(raw, file),
         expectations=tuple(expectations), file=file,
         line=_line(root, ["cases", index]), tokenizer=tokenizer,
     )
+
+
+def _segments(raw: dict[str, Any], file: str) -> tuple[Segment, ...]:
+    """Inline ``segments``, or ``files`` read relative to the case file."""
+    if "segments" in raw:
+        return tuple(Segment(s["hyp"], tuple(s["refs"])) for s in raw["segments"])
+    spec, base = raw["files"], Path(file).parent
+    hyps, refs = read_parallel(str(base / spec["hypotheses"]),
+                               [str(base / r) for r in spec["references"]])
+    remove = spec.get("remove_from_references")
+    if remove:
+        refs = [[r.replace(remove, "") for r in rs] for rs in refs]
+    return tuple(Segment(h, tuple(rs)) for h, rs in zip(hyps, refs))
 
 
 def case_tokenizer(raw: dict[str, Any]) -> str | None:

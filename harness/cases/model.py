@@ -47,6 +47,7 @@ class Expectation:
     versions: Mapping[str, str] = field(default_factory=dict)
     note: str = ""
     line: int = 0
+    figure: str = "score"  # or a printed figure beside it: "cumulative.9", "hyp_len", ...
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", frozen_mapping(self.options))

@@ -32,10 +32,11 @@ def _clean(value: Any) -> Any:
 
 
 def header(backends: Sequence[BackendInfo], corpus_hash: str, files: int,
-           under_test: str, claims: Sequence[str]) -> dict[str, Any]:
+           under_test: str, claims: Sequence[str],
+           absent: Sequence[str] = ()) -> dict[str, Any]:
     return {"type": "header", "format": STREAM_FORMAT, "harness": __version__,
             "python": platform.python_version(), "backends": [b.to_dict() for b in backends],
-            "under_test": under_test, "claims": list(claims),
+            "not_installed": list(absent), "under_test": under_test, "claims": list(claims),
             "case_files": files, "corpus_hash": corpus_hash}
 
 
@@ -48,6 +49,7 @@ def check_line(record: CheckRecord) -> dict[str, Any]:
         "difference": record.difference, "verdict": record.verdict, "tags": list(record.tags),
         "provenance": dict(record.provenance) if record.provenance else None,
         "message": record.message, "other": record.other,
+        "figure": record.figure if record.figure != "score" else None,
     })
 
 
@@ -77,7 +79,8 @@ def record_key(line: Mapping[str, Any]) -> tuple:
     options = json.dumps(line.get("options") or {}, sort_keys=True)
     side = line["expected"] if line["check"] in ("expectation", "drift") else line.get("other")
     backend = "under-test" if line["check"] in ("expectation", "differential") else line["backend"]
-    return (line["case"], line["check"], backend, line["convention"], options, side)
+    return (line["case"], line["check"], backend, line["convention"], options, side,
+            line.get("figure") or "score")
 
 
 def dumps(lines: Iterable[Mapping[str, Any]]) -> str:

@@ -35,6 +35,9 @@ def options_shown(options: Mapping[str, Any]) -> str:
 def _title(run: Run) -> str:
     libraries = ", ".join(f"{b['name']} {b['version']}" for b in run.header["backends"]
                           if b["role"] == "library")
+    absent = run.header.get("not_installed") or []
+    if absent:
+        libraries += f" · not installed, skipped: {', '.join(absent)}"
     return (f"bleu-harness {run.header['harness']} · {run.header['case_files']} case files · "
             f"under test: {run.header['under_test']} ({', '.join(run.header['claims'])}) · "
             f"{libraries}")
