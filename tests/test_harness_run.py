@@ -68,7 +68,8 @@ def test_malformed_file_exits_2_and_the_rest_still_runs(tmp_path, capsys):
 
 def test_first_reference_tie_break_is_caught_and_tagged():
     result = execute(RunOptions(implementation="miniatures:first_reference_wins_ties",
-                                claims="nltk", select=TIE_CASES, paths=(str(CORPUS),)))
+                                claims="nltk", select=TIE_CASES,
+                                paths=(str(CORPUS / "families" / "ref-length.yaml"),)))
     assert result.exit_code == 1
     failed = checks(result, verdict="fail")
     assert {c["case"] for c in failed} == {"tie-two-refs-longer-first", "tie-three-refs",
@@ -110,7 +111,8 @@ def test_wrong_scale_is_tagged_scale():
 ])
 def test_misbehaving_commands_become_outcomes(mode, kind):
     command = f"{sys.executable} {TESTS / 'fake_command.py'} {mode}"
-    result = execute(RunOptions(implementation_cmd=command, claims="nltk", paths=(str(CORPUS),),
+    result = execute(RunOptions(implementation_cmd=command, claims="nltk",
+                                paths=(str(CORPUS / "families" / "ref-length.yaml"),),
                                 select="tie-t*", timeout=1.0))
     mine = checks(result, "expectation")
     assert len(mine) == 3 and all(c["actual"]["kind"] == kind for c in mine)

@@ -50,7 +50,8 @@ def fill(path: Path) -> int:
             if not library.info().version:
                 raise SystemExit(f"{path}: {raw['id']}: {library.info().name} is not installed")
             outcome = library.score(request_for(case, e["convention"],
-                                                _tuples(e.get("options") or {})))
+                                                _tuples(e.get("options") or {}),
+                                                e.get("figure", "score")))
             value_node = _scalar(e_node, "value")
             if outcome.kind == VALUE:
                 text = f'value: "{"NaN" if outcome.value != outcome.value else repr(outcome.value)}"'

@@ -48,7 +48,10 @@ class NltkBackend:
                 result = sentence_bleu(refs[0], hyps[0], **options)
             else:
                 result = corpus_bleu(refs, hyps, **options)
-        return result[0] if isinstance(result, list) else result
+        if isinstance(result, list):  # a list of weight vectors: one score each
+            name, _, k = request.figure.partition(".")
+            return result[int(k) - 1] if name == "scores" else result[0]
+        return result
 
     def close(self) -> None:
         pass

@@ -13,7 +13,7 @@ EMULATED_VERSIONS = {"nltk": "3.10.4", "sacrebleu": "2.6.0"}
 
 def figure_of(result: BleuResult, figure: str) -> float:
     """The score, or one figure of ``result``: ``bp``, ``ratio``, ``hyp_len``, ``ref_len``,
-    ``precision.N``, or mteval's ``cumulative.N`` / ``individual.N`` (N from 1)."""
+    ``precision.N``, ``scores.N`` (NLTK's list of weight vectors), or mteval's ``cumulative.N`` / ``individual.N`` (N from 1)."""
     if figure == "score":
         return result.score
     if figure in ("bp", "hyp_len", "ref_len"):
@@ -21,7 +21,8 @@ def figure_of(result: BleuResult, figure: str) -> float:
     if figure == "ratio":
         return result.details.get("ratio", result.hyp_len / result.ref_len)
     name, _, order = figure.partition(".")
-    series = result.precisions if name == "precision" else result.details[name]
+    series = {"precision": result.precisions, "scores": result.scores}.get(name) or (
+        result.details[name])
     return series[int(order) - 1]
 
 
