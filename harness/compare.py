@@ -56,14 +56,15 @@ def matches(actual: float, expected: str, compare: str | float = "printed") -> b
 AGREEMENT_RELATIVE_TOLERANCE = 1e-9
 
 
-def same_score(a: float | str, b: float | str) -> bool:
+def same_score(a: float | str, b: float | str, precision: float = 0.0) -> bool:
     """Whether two scores on the 0-1 scale agree; a string (an error, ``raises X``) agrees
-    only with the same string, NaN only with NaN, a tiny value never with zero."""
+    only with the same string, NaN only with NaN, a tiny value never with zero. ``precision``
+    widens the relative tolerance for a float32 convention."""
     if isinstance(a, str) or isinstance(b, str):
         return a == b
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
-    return math.isclose(a, b, rel_tol=AGREEMENT_RELATIVE_TOLERANCE, abs_tol=0.0)
+    return math.isclose(a, b, rel_tol=max(AGREEMENT_RELATIVE_TOLERANCE, precision), abs_tol=0.0)
 
 
 def difference(actual: float, expected: str) -> float | None:

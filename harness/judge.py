@@ -267,8 +267,10 @@ def _divergence_checks(case: Case, roles: Roles, stats_tags):
     names = list(values)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
+            if UNSUPPORTED in (values[a].kind, values[b].kind):
+                continue  # an input one convention cannot express
             x, y = _normalised(a, values[a]), _normalised(b, values[b])
-            if same_score(x, y):
+            if same_score(x, y, max(CONVENTIONS[a].precision, CONVENTIONS[b].precision)):
                 continue
             options_a = effective_options(case, a, {})
             options_b = effective_options(case, b, {})

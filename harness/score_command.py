@@ -122,8 +122,10 @@ def agreement_groups(outcomes: Sequence[Outcome]) -> list[str]:
     letters = []
     for outcome in outcomes:
         value = normalised(outcome)
+        name = outcome.convention
+        precision = CONVENTIONS[name].precision if name in CONVENTIONS else 0.0
         for index, seen in enumerate(representatives):
-            if same_score(value, seen):
+            if same_score(value, seen, precision):
                 break
         else:
             representatives.append(value)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from harness import __version__
-from harness.backends.base import UNSUPPORTED, BackendInfo, Outcome, ScoreRequest, guarded
+from harness.backends.base import RAISED, UNSUPPORTED, BackendInfo, Outcome, ScoreRequest, guarded
 from harness.bleu import CONVENTIONS, BleuResult, score
+from harness.bleu.result import UNSUPPORTED_INPUT
 
 #: The library version each engine convention reproduces (what version ranges are checked
 #: against when the engine meets a version-ranged expectation).
@@ -34,10 +35,13 @@ class OwnBackend:
         if request.convention not in CONVENTIONS:
             return Outcome(UNSUPPORTED, message=f"the engine has no convention "
                                                 f"{request.convention!r} yet")
-        return guarded(lambda: figure_of(score(list(request.hypotheses),
+        outcome = guarded(lambda: figure_of(score(list(request.hypotheses),
                                                [list(r) for r in request.references],
                                                request.convention, request.level,
                                                **dict(request.options)), request.figure))
+        if outcome.kind == RAISED and outcome.error_type == UNSUPPORTED_INPUT:
+            return Outcome(UNSUPPORTED, message=outcome.message)
+        return outcome
 
     def close(self) -> None:
         pass

@@ -77,6 +77,9 @@ class Convention:
     knobs: Callable[[Mapping[str, Any]], Knobs]
     finish: Callable[[CorpusStats, str, Mapping[str, Any]], Finished]
     case_tokenizers: tuple[str, ...] = ()
+    #: Relative precision of the followed library's arithmetic: 0 for float64 (bit for bit),
+    #: about 1e-6 for a float32 result (torchmetrics tensors, T2T's ``np.float32``).
+    precision: float = 0.0
 
     def signature(self, level: str = "corpus", **options: Any) -> str:
         """The signature string of this convention with ``options`` (defaults otherwise)."""

@@ -86,6 +86,11 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+#: ``library_exception`` of an input the library's API cannot even express (T2T's single
+#: reference): the engine declines it rather than guessing what the library would do.
+UNSUPPORTED_INPUT = "unsupported input"
+
+
 class ConventionError(Exception):
     """The followed library raises on this input; the engine raises this instead.
 

@@ -23,7 +23,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from harness.bleu.arithmetic import float32
+from harness.bleu.arithmetic import FLOAT32_PRECISION, float32
 from harness.bleu.convention import (
     Convention,
     Finished,
@@ -35,7 +35,7 @@ from harness.bleu.convention import (
     require_int,
 )
 from harness.bleu.corpus import CorpusStats
-from harness.bleu.result import ConventionError
+from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
 
 NAME = "t2t"
 TOKENIZE_CHOICES = ("t2t", "none")
@@ -79,7 +79,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     max_order = options["max_order"]
     if any(len(s.ref_lens) != 1 for s in corpus.segments):
         raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
-                              "not expressible (one reference per segment)")
+                              UNSUPPORTED_INPUT)
     translation_length = corpus.hyp_len
     reference_length = sum(s.ref_lens[0] for s in corpus.segments)
     matches = corpus.matches[:max_order]
@@ -120,5 +120,6 @@ CONVENTION = Convention(
     required_order=required_order,
     knobs=knobs,
     finish=finish,
+    precision=FLOAT32_PRECISION,
     case_tokenizers=("none",),
 )

@@ -24,7 +24,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from harness.bleu.arithmetic import float32
+from harness.bleu.arithmetic import FLOAT32_PRECISION, float32
 from harness.bleu.convention import (
     Convention,
     Finished,
@@ -127,4 +127,5 @@ CONVENTION = Convention(
     required_order=required_order,
     knobs=knobs,
     finish=finish,
+    precision=FLOAT32_PRECISION,
 )
