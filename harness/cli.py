@@ -19,7 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bleu-harness",
         description="Reference-conformance harness for BLEU: one engine that reproduces NLTK, "
-        "SacreBLEU and MATLAB's documented rules bit for bit, and shows where they disagree.",
+        "SacreBLEU, multi-bleu.perl, mteval-v13a, TF-NMT, torchmetrics, Tensor2Tensor and "
+        "MATLAB's documented rules, and shows where and why they disagree.",
     )
     parser.add_argument("--version", action="version", version=f"bleu-harness {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -39,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_validate(commands)
     _add_diff(commands)
+    from harness.explain.commands import add_commands
+
+    add_commands(commands)
     score.add_argument("hyp_file", metavar="HYP_FILE", help="hypotheses, one per line")
     score.add_argument("ref_files", metavar="REF_FILE", nargs="+",
                        help="references, one per line, aligned with HYP_FILE")
@@ -140,6 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from harness.run_command import diff_command
 
             return diff_command(args, console)
+        if args.command in ("explain", "identify", "fingerprint"):
+            from harness.explain.commands import COMMANDS
+
+            return COMMANDS[args.command](args, console)
         if args.command == "score":
             from harness.score_command import ScoreArgs, run_score
 

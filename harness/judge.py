@@ -30,6 +30,7 @@ from harness.backends.own import EMULATED_VERSIONS
 from harness.bleu import CONVENTIONS
 from harness.cases.model import Case, Expectation, frozen_mapping
 from harness.compare import difference, expected_float, matches, same_score
+from harness.explain.attribution import Scorer, attribute
 from harness.tags import input_tags, option_tags, scale_tag
 
 PASS, FAIL, ERROR, DRIFT = "pass", "fail", "error", "drift"
@@ -265,6 +266,7 @@ def _divergence_checks(case: Case, roles: Roles, stats_tags):
     for name in CONVENTIONS:
         values[name] = roles.engine.score(request_for(case, name, {}))
     names = list(values)
+    scorer = Scorer(case.hypotheses, case.references)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             if UNSUPPORTED in (values[a].kind, values[b].kind):
@@ -279,11 +281,20 @@ def _divergence_checks(case: Case, roles: Roles, stats_tags):
             tags += option_tags(options_a, options_b)
             if (options_a.get("tokenize") or "none") != (options_b.get("tokenize") or "none"):
                 tags.append("tokenization")
+            message = f"{a} {_shown(x)} vs {b} {_shown(y)} (0-1 scale)"
+            if not isinstance(x, str) and not isinstance(y, str):
+                message += "; " + attribute(
+                    scorer, a, _resolved(a, case, options_a), x,
+                    b, _resolved(b, case, options_b), y).short()
             yield CheckRecord(
                 case=case.id, file=case.file, line=case.line, check="divergence",
                 backend="own", convention=a, options=options_a, expected=values[b].shown(),
                 actual=values[a], verdict=DIVERGENCE, tags=tuple(dict.fromkeys(tags)),
-                other=b, message=f"{a} {_shown(x)} vs {b} {_shown(y)} (0-1 scale)")
+                other=b, message=message)
+
+
+def _resolved(convention: str, case: Case, options) -> dict[str, Any]:
+    return CONVENTIONS[convention].resolve(case.level, dict(options))
 
 
 def _normalised(convention: str, outcome: Outcome) -> float | str:

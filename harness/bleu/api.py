@@ -100,6 +100,13 @@ def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -
     )
 
 
+def corpus_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                      key: Preprocessing, order: int) -> CorpusStats:
+    """The statistics every convention finishes from, for one preprocessing (validated input)."""
+    _check_input(hypotheses, references, "corpus")
+    return CorpusStats(_stats(hypotheses, references, key, order), order)
+
+
 def _stats(hypotheses, references, key: Preprocessing, order: int):
     tokenize = get_tokenizer(key.tokenizer)
     if key.lowercase:

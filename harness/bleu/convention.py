@@ -80,6 +80,9 @@ class Convention:
     #: Relative precision of the followed library's arithmetic: 0 for float64 (bit for bit),
     #: about 1e-6 for a float32 result (torchmetrics tensors, T2T's ``np.float32``).
     precision: float = 0.0
+    #: Plausible option settings a published score may have used (``bleu-harness identify``
+    #: searches them); the defaults alone if a convention lists none.
+    variants: tuple[Mapping[str, Any], ...] = ({},)
 
     def signature(self, level: str = "corpus", **options: Any) -> str:
         """The signature string of this convention with ``options`` (defaults otherwise)."""

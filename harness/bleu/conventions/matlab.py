@@ -131,6 +131,10 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     return finished(bp * math.exp(sum(terms)))
 
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"ngram_weights": (1,) * n, "ignore_case": c} for n in (4, 1, 2, 3)
+                   for c in (False, True))
+
 CONVENTION = Convention(
     name=NAME,
     description="MATLAB bleuEvaluationScore as documented: normalised weights, fewer words "
@@ -142,4 +146,5 @@ CONVENTION = Convention(
     required_order=required_order,
     knobs=knobs,
     finish=finish,
+    variants=VARIANTS,
 )

@@ -170,6 +170,12 @@ def perl_number(value: float) -> str:
     return "%.15g" % value
 
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"preserve_case": c, "international_tokenization": i, "brevity_penalty": b,
+                    "no_smoothing": s}
+                   for c in (False, True) for i in (False, True)
+                   for b in ("closest", "shortest") for s in (False, True))
+
 CONVENTION = Convention(
     name=NAME,
     description="NIST mteval-v13a.pl BLEU: its own tokenization, lowercased unless -c, NIST "
@@ -181,4 +187,5 @@ CONVENTION = Convention(
     required_order=required_order,
     knobs=knobs,
     finish=finish,
+    variants=VARIANTS,
 )

@@ -100,6 +100,9 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
         details={"ratio": ratio}, report=report)
 
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = ({"lc": False}, {"lc": True})
+
 CONVENTION = Convention(
     name=NAME,
     description="Moses multi-bleu.perl: whitespace tokens, closest reference (shorter on a "
@@ -111,4 +114,5 @@ CONVENTION = Convention(
     required_order=required_order,
     knobs=knobs,
     finish=finish,
+    variants=VARIANTS,
 )

@@ -268,6 +268,12 @@ SMOOTHERS = {
     "method7": _method7,
 }
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"smoothing": f"method{m}", "weights": w, "auto_reweigh": r}
+                   for m in range(8)
+                   for w in ((0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (1.0,))
+                   for r in (False, True))
+
 CONVENTION = Convention(
     name=NAME,
     description="NLTK sentence_bleu/corpus_bleu: raw weights, method0-7 smoothing, "
@@ -279,4 +285,5 @@ CONVENTION = Convention(
     required_order=required_order,
     knobs=knobs,
     finish=finish,
+    variants=VARIANTS,
 )

@@ -167,6 +167,11 @@ def compute_bleu(correct: list, total: list, sys_len: int, ref_len: int, smooth_
     return score, precisions, bp
 
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"smooth_method": s, "effective_order": e, "tokenize": t, "lowercase": lc}
+                   for s in ("exp", "none", "floor", "add-k") for e in (False, True)
+                   for t in ("13a", "intl", "char", "none") for lc in (False, True))
+
 CONVENTION = Convention(
     name=NAME,
     description="SacreBLEU BLEU: tokenized raw text, exp/floor/add-k smoothing, effective "
@@ -179,4 +184,5 @@ CONVENTION = Convention(
     knobs=knobs,
     finish=finish,
     case_tokenizers=SACREBLEU_TOKENIZERS,
+    variants=VARIANTS,
 )

@@ -109,6 +109,9 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
                     translation_length, reference_length)
 
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"case_sensitive": c, "tokenize": t} for c in (False, True) for t in ("t2t", "none"))
+
 CONVENTION = Convention(
     name=NAME,
     description="Tensor2Tensor bleu_hook: one reference, always-on NIST smoothing, "
@@ -122,4 +125,5 @@ CONVENTION = Convention(
     finish=finish,
     precision=FLOAT32_PRECISION,
     case_tokenizers=("none",),
+    variants=VARIANTS,
 )

@@ -107,6 +107,10 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
                     translation_length, reference_length, details={"ratio": ratio})
 
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"smooth": s, "tokenize": t, "max_order": n} for s in (False, True)
+                   for t in ("13a", "none", "space", "intl", "char") for n in (4, 1, 2, 3))
+
 CONVENTION = Convention(
     name=NAME,
     description="TensorFlow NMT compute_bleu (= Hugging Face evaluate 'bleu'): shortest "
@@ -119,4 +123,5 @@ CONVENTION = Convention(
     knobs=knobs,
     finish=finish,
     case_tokenizers=TOKENIZE_CHOICES,
+    variants=VARIANTS,
 )

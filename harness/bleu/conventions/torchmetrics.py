@@ -116,6 +116,9 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     return finished(float32(bp * geometric_mean), precisions, bp)
 
 
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"n_gram": n, "smooth": s} for n in (4, 1, 2, 3) for s in (False, True))
+
 CONVENTION = Convention(
     name=NAME,
     description="torchmetrics BLEUScore: closest reference (first-listed on a tie), 0 when "
@@ -128,4 +131,5 @@ CONVENTION = Convention(
     knobs=knobs,
     finish=finish,
     precision=FLOAT32_PRECISION,
+    variants=VARIANTS,
 )

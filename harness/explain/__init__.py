@@ -1,0 +1,1 @@
+"""Explain divergences, identify the convention behind a score, fingerprint an implementation."""

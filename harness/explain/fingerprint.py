@@ -1,0 +1,122 @@
+"""``bleu-harness fingerprint``: which convention a black-box implementation follows, family
+by family.
+
+The probes are cases of the bundled corpus (``PROBES``: a few per divergence family, chosen
+so that the conventions split on them). The implementation scores each with its own
+defaults; each engine convention scores it with its defaults and the case's tokenization.
+A family is attributed to the conventions that agree with the implementation on every probe
+of that family; a family where no convention agrees is reported as an inconsistency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
+
+from harness.backends.base import RAISED, VALUE, Backend, Outcome
+from harness.backends.own import OwnBackend
+from harness.bleu import CONVENTIONS
+from harness.cases.loader import load
+from harness.compare import same_score
+from harness.judge import request_for
+from harness.textfiles import InputError
+
+#: family -> (the knob its behaviour shows, probe case ids)
+PROBES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ref-length-tie": ("ref", ("b05-tie-longer-first", "b06-tie-shorter-first",
+                               "tie-len8-longer-first")),
+    "closest-vs-shortest": ("ref", ("b07-tf-nmt-issue-450", "b08-closest-vs-shortest")),
+    "zero-overlap": ("zero", ("b01-zero-overlap", "b02-john-loves-mary-who-loves-mike",
+                              "b13-you-are-ready", "zero-order3-long")),
+    "short-hypothesis": ("eff", ("b03-identical-three-tokens", "b04-one-token",
+                                 "b12-let-go-it")),
+    "corpus-denominator-floor": ("denom", ("b16-phantom-denominators",
+                                           "b17-short-segment-in-corpus")),
+    "empty-hypothesis": ("bp", ("b09-empty-hypothesis", "empty-corpus-one-empty-hyp")),
+    "empty-reference": ("bp", ("b10-empty-reference", "empty-ref-among-others")),
+    "case": ("case", ("b24-case",)),
+    "weights": ("weights", ("b20-unnormalised-weights",)),
+}
+#: Agreement on the 0-1 scale, allowing for float32 implementations.
+TOLERANCE = 1e-6
+
+
+def _scaled(outcome: Outcome, scale: float) -> float | str:
+    if outcome.kind == VALUE:
+        return outcome.value / scale
+    if outcome.kind == RAISED:
+        return "raises"  # any exception: implementations name theirs differently
+    return f"({outcome.kind})"
+
+
+def fingerprint(backend: Backend, paths: Sequence[str] = ()) -> dict[str, Any]:
+    loaded = load(list(paths) or None)
+    cases = {c.id: c for c in loaded.cases}
+    missing = [p for _, (_, ids) in PROBES.items() for p in ids if p not in cases]
+    if missing:
+        raise InputError(f"probe cases missing from the corpus: {', '.join(missing)}")
+    engine = OwnBackend()
+    answers: dict[str, Outcome] = {}
+    for _, ids in PROBES.values():
+        for case_id in ids:
+            if case_id not in answers:
+                answers[case_id] = backend.score(request_for(cases[case_id], "", {}))
+    values = [a.value for a in answers.values() if a.kind == VALUE]
+    scale = 100.0 if values and max(values) > 1.0 + 1e-9 else 1.0
+    families = []
+    for family, (knob, ids) in PROBES.items():
+        theirs = {i: _scaled(answers[i], scale) for i in ids}
+        like = []
+        for name, convention in CONVENTIONS.items():
+            ours = {i: _scaled(engine.score(request_for(cases[i], name, {})), convention.scale)
+                    for i in ids}
+            if all(same_score(theirs[i], ours[i], TOLERANCE) for i in ids):
+                like.append(name)
+        families.append({
+            "family": family, "probes": list(ids), "like": like,
+            "behaviour": _behaviour(knob, like),
+            "answers": {i: (v if isinstance(v, str) else round(v, 10)) for i, v in theirs.items()},
+        })
+    return {"implementation": backend.info().name, "scale": "0-100" if scale == 100 else "0-1",
+            "families": families,
+            "inconsistent": [f["family"] for f in families if not f["like"]],
+            "closest_overall": _overall(families)}
+
+
+def _behaviour(knob: str, like: list[str]) -> str:
+    """The knob value the matching conventions share (their signatures), in their words."""
+    if not like:
+        return "matches no known convention"
+    if knob not in {f.name for f in fields(CONVENTIONS[like[0]].knobs(
+            CONVENTIONS[like[0]].resolve("corpus", {})))}:
+        return ""
+    shown = []
+    for name in like:
+        convention = CONVENTIONS[name]
+        value = getattr(convention.knobs(convention.resolve("corpus", {})), knob)
+        if value not in shown:
+            shown.append(value)
+    return " / ".join(shown)
+
+
+def _overall(families: list[dict[str, Any]]) -> list[str]:
+    counts = {name: sum(name in f["like"] for f in families) for name in CONVENTIONS}
+    best = max(counts.values(), default=0)
+    return [name for name, count in counts.items() if count == best and best > 0]
+
+
+def render(document: dict[str, Any]) -> str:
+    lines = [f"fingerprint of {document['implementation']} (answers on a "
+             f"{document['scale']} scale)"]
+    width = max(len(f["family"]) for f in document["families"])
+    for f in document["families"]:
+        if f["like"]:
+            lines.append(f"  {f['family']:<{width}}  like {', '.join(f['like'])}"
+                         + (f"  [{f['behaviour']}]" if f["behaviour"] else ""))
+        else:
+            answers = ", ".join(f"{k}={v}" for k, v in f["answers"].items())
+            lines.append(f"  {f['family']:<{width}}  INCONSISTENT: matches no known convention "
+                         f"({answers})")
+    lines.append(f"closest overall: {', '.join(document['closest_overall']) or 'none'}")
+    return "\n".join(lines)

@@ -1,0 +1,137 @@
+"""explain, identify and fingerprint, their answers checked against live NLTK and SacreBLEU."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from harness.cli import main
+from harness.compare import same_score
+from harness.explain.explain import explain
+from harness.explain.inputs import Input, from_text
+from libraries import nltk_bleu, sacrebleu_bleu
+from strategies import corpus
+
+EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
+HYP, REF1, REF2 = (str(EXAMPLES / f) for f in ("hyp.txt", "ref1.txt", "ref2.txt"))
+
+
+def lines(path: str) -> list[str]:
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=corpus(max_segments=1))
+def test_attribution_ends_on_the_live_library_score(data):
+    """Switching NLTK's knobs toward SacreBLEU's ends on what SacreBLEU itself gives, and
+    starts from what NLTK itself gives."""
+    hyps, refs = data
+    try:
+        theirs_nltk = nltk_bleu(hyps, refs, "sentence", {})
+        theirs_sacre = sacrebleu_bleu(hyps, refs, "sentence", {"tokenize": "none"}).score / 100
+    except Exception:  # noqa: BLE001 - inputs a library refuses have nothing to explain
+        return
+    document = explain(Input(tuple(hyps), tuple(tuple(r) for r in refs), "sentence"),
+                       ["nltk", "sacrebleu"])
+    for pair in document["disagreements"]:
+        assert pair["score_a"] == theirs_nltk
+        assert same_score(pair["score_b"], theirs_sacre)
+        if pair["explained"]:
+            assert same_score(pair["steps"][-1]["score"], theirs_sacre)
+
+
+def test_explain_names_the_reference_length_rule(capsys):
+    assert main(["explain", "b07-tf-nmt-issue-450", "-c", "nltk", "-c", "tf-nmt"]) == 0
+    out = capsys.readouterr().out
+    assert "shortest reference length" in out and "Switching it makes them agree" in out
+
+
+def test_explain_inline_json(capsys):
+    assert main(["explain", "--hyp", "you are ready ?", "--ref", "are you ready ?",
+                 "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    results = {r["convention"]: r for r in document["results"]}
+    assert results["nltk"]["score"] == nltk_bleu(["you are ready ?"], [["are you ready ?"]],
+                                                 "sentence", {})
+    smoothing = [d for d in document["disagreements"] if {d["a"], d["b"]} == {"nltk", "sacrebleu"}]
+    assert smoothing and smoothing[0]["knobs"] == ["smoothing"]
+    assert "zero-overlap@3" in document["tags"]
+
+
+def test_explain_rejects_an_unknown_case(capsys):
+    assert main(["explain", "no-such-case"]) == 2
+    assert "no case 'no-such-case'" in capsys.readouterr().err
+
+
+def test_identify_finds_the_live_sacrebleu_setting(capsys):
+    hyps, refs = lines(HYP), [list(p) for p in zip(lines(REF1), lines(REF2))]
+    live = sacrebleu_bleu(hyps, refs, "corpus", {"tokenize": "intl", "lowercase": True}).score
+    assert main(["identify", HYP, REF1, REF2, "--score", f"{live:.2f}", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert any(m["convention"] == "sacrebleu" and m["options"].get("tokenize") == "intl"
+               and m["options"].get("lowercase") for m in document["matches"])
+
+
+def test_identify_finds_nltk_smoothing_on_inline_text(capsys):
+    live = nltk_bleu(["the cat"], [["the cat sat"]], "sentence", {"smoothing": "method1"})
+    assert main(["identify", "--hyp", "the cat", "--ref", "the cat sat", "--score",
+                 f"{live:.4f}", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert any(m["convention"] == "nltk" and m["options"]["smoothing"] == "method1"
+               for m in document["matches"])
+
+
+def test_identify_says_when_nothing_matches(capsys):
+    assert main(["identify", "--hyp", "a b c d", "--ref", "a b c e", "--score", "42.42"]) == 1
+    out = capsys.readouterr().out
+    assert "Nothing produces 42.42. Closest:" in out
+
+
+@pytest.fixture()
+def in_tests(monkeypatch):
+    monkeypatch.chdir(Path(__file__).parent)  # the worker imports miniatures from here
+
+
+def test_fingerprint_of_live_nltk_is_nltk(capsys, in_tests):
+    assert main(["fingerprint", "--implementation", "miniatures:faithful", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert all("nltk" in f["like"] for f in document["families"])
+    assert document["closest_overall"] == ["nltk"] and not document["inconsistent"]
+
+
+def test_fingerprint_of_live_sacrebleu_finds_its_scale_and_zero_rule(capsys, in_tests):
+    assert main(["fingerprint", "--implementation", "miniatures:sacrebleu_corpus", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    families = {f["family"]: f for f in document["families"]}
+    assert document["scale"] == "0-100"
+    assert "sacrebleu" in families["zero-overlap"]["like"]
+    assert "nltk" not in families["zero-overlap"]["like"]
+
+
+def test_fingerprint_catches_first_reference_ties(capsys, in_tests):
+    assert main(["fingerprint", "--implementation", "miniatures:first_reference_wins_ties"]) == 0
+    out = capsys.readouterr().out
+    tie_line = next(line for line in out.splitlines() if "ref-length-tie" in line)
+    assert "like torchmetrics" in tie_line and "tie=first" in tie_line
+
+
+def test_fingerprint_reads_through_a_0_100_scale(capsys, in_tests):
+    assert main(["fingerprint", "--implementation", "miniatures:wrong_scale", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["scale"] == "0-100" and document["closest_overall"] == ["nltk"]
+
+
+def test_fingerprint_reports_an_inconsistent_family(capsys, in_tests):
+    assert main(["fingerprint", "--implementation", "miniatures:returns_nan"]) == 0
+    out = capsys.readouterr().out
+    assert "INCONSISTENT" in out
+
+
+def test_text_input_needs_a_reference():
+    from harness.textfiles import InputError
+
+    with pytest.raises(InputError):
+        from_text(["a b"], [], None)
