@@ -10,6 +10,7 @@ from rich.console import Console
 
 from harness import __version__
 from harness.bleu import CONVENTIONS
+from harness.cli_arguments import add_implementation_arguments
 from harness.textfiles import InputError
 
 USAGE_ERROR = 2
@@ -70,16 +71,11 @@ def _add_run(commands) -> None:
     run.add_argument("paths", metavar="PATH", nargs="*",
                      help="case files or directories (default: the bundled corpus)")
     run.add_argument("--backend", action="append", default=[], metavar="NAME",
-                     help="reference backends to use: own, nltk, sacrebleu, documented "
-                     "(repeatable; default: all)")
+                     help="reference backends to use: own, nltk, sacrebleu, documented, and "
+                     "where installed torchmetrics, fast-bleu, bleuscore (repeatable; default: "
+                     "all)")
     under_test = run.add_argument_group("implementation under test")
-    under_test.add_argument("--implementation", metavar="MODULE:CALLABLE",
-                            help="a Python callable fn(hypotheses, references, level, **options) "
-                            "-> float on the claimed convention's native scale")
-    under_test.add_argument("--implementation-cmd", metavar="COMMAND",
-                            help="a program speaking JSON lines on stdin/stdout: "
-                            '{"hypotheses", "references", "level", "options"} -> '
-                            '{"score": x} or {"error": "..."}')
+    add_implementation_arguments(under_test)
     under_test.add_argument("--claims", metavar="CONVENTION",
                             help=f"the convention it claims to follow ({', '.join(CONVENTIONS)})")
     run.add_argument("--select", metavar="GLOB", help="only cases whose id matches GLOB")

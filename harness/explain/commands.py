@@ -9,6 +9,7 @@ from rich.console import Console
 
 from harness.backends.external import DEFAULT_TIMEOUT, ExternalBackend
 from harness.bleu import CONVENTIONS
+from harness.cli_arguments import add_implementation_arguments
 from harness.explain import explain as explain_module
 from harness.explain import fingerprint as fingerprint_module
 from harness.explain import identify as identify_module
@@ -116,10 +117,7 @@ def add_commands(commands) -> None:
         "with its own defaults and report, family by family, which conventions it behaves like, "
         "and the families where it matches none.",
         epilog="Example: bleu-harness fingerprint --implementation mypkg.metrics:bleu")
-    fingerprint.add_argument("--implementation", metavar="MODULE:CALLABLE",
-                             help="a Python callable fn(hypotheses, references, level, **options)")
-    fingerprint.add_argument("--implementation-cmd", metavar="COMMAND",
-                             help="a command speaking the JSON-lines protocol on stdin/stdout")
+    add_implementation_arguments(fingerprint)
     fingerprint.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                              help=f"per probe (default {DEFAULT_TIMEOUT:g})")
     fingerprint.add_argument("--json", action="store_true", help="print machine-readable JSON")
