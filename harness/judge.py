@@ -82,12 +82,8 @@ class Roles:
 def effective_options(case: Case, convention: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The case's tokenization applied to conventions whose ``tokenize`` option offers it
     (a pre-tokenized case means ``tokenize="none"``) unless the expectation says otherwise."""
-    resolved = dict(options)
     spec = CONVENTIONS.get(convention)
-    wanted = case.tokenizer or "none"
-    if spec is not None and wanted in spec.case_tokenizers:
-        resolved.setdefault("tokenize", wanted)
-    return resolved
+    return spec.with_case_tokenizer(options, case.tokenizer) if spec else dict(options)
 
 
 def request_for(case: Case, convention: str, options: Mapping[str, Any],
@@ -150,11 +146,6 @@ def _expectation_checks(case: Case, e: Expectation, roles: Roles, stats_tags):
                           Outcome(UNSUPPORTED), SKIPPED,
                           message=f"applies to {e.convention} {e.versions[e.convention]}, "
                                   f"not {version}")
-        elif e.figure != "score" and not roles.is_engine_under_test:
-            yield _record(case, "expectation", under_test, e, e.convention, e.options,
-                          Outcome(UNSUPPORTED), UNSUPPORTED_VERDICT,
-                          message=f"only the engine reports {e.figure}; an implementation "
-                                  "under test answers scores")
         else:
             outcome = roles.under_test.score(request_for(case, e.convention, e.options,
                                                          e.figure))
@@ -166,14 +157,16 @@ def _expectation_checks(case: Case, e: Expectation, roles: Roles, stats_tags):
                       Outcome(UNSUPPORTED), UNSUPPORTED_VERDICT,
                       message=f"the engine has no convention {e.convention!r} yet")
     library = roles.libraries.get(e.convention)
-    if library is not None and e.figure == "score":
+    if library is not None:
         name, version = library.info().name, roles.library_versions.get(e.convention, "")
         if not applies(e, e.convention, version):
             yield _record(case, "drift", name, e, e.convention, e.options, Outcome(UNSUPPORTED),
                           SKIPPED, message=f"recorded for {e.convention} "
                                            f"{e.versions[e.convention]}, installed {version}")
             return
-        outcome = library.score(request_for(case, e.convention, e.options))
+        outcome = library.score(request_for(case, e.convention, e.options, e.figure))
+        if outcome.kind == UNSUPPORTED:
+            return  # a figure the library does not report: nothing to drift
         verdict, message = _verdict(outcome, e, strict_raise=True)
         if verdict in FAILING:
             verdict = DRIFT

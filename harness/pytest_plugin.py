@@ -52,9 +52,9 @@ def _roles() -> Roles:
     global _ROLES
     if _ROLES is None:
         libraries, extras, absent = reference_libraries(REFERENCE_BACKENDS)
-        _ROLES = Roles(OwnBackend(), tuple(CONVENTIONS), libraries, None,
-                       {k: v.info().version for k, v in libraries.items()}, True,
-                       extras, tuple(absent))
+        _ROLES = Roles(under_test=OwnBackend(), claims=tuple(CONVENTIONS), libraries=libraries,
+                       library_versions={k: v.info().version for k, v in libraries.items()},
+                       extra_libraries=extras, absent_libraries=tuple(absent))
     return _ROLES
 
 

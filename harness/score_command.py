@@ -118,17 +118,16 @@ def normalised(outcome: Outcome) -> float | str:
 
 def agreement_groups(outcomes: Sequence[Outcome]) -> list[str]:
     """A letter per outcome; equal letters agree (``harness.compare.same_score``)."""
-    representatives: list[float | str] = []
+    representatives: list[tuple[float | str, float]] = []  # (score, its precision)
     letters = []
     for outcome in outcomes:
         value = normalised(outcome)
-        name = outcome.convention
-        precision = CONVENTIONS[name].precision if name in CONVENTIONS else 0.0
-        for index, seen in enumerate(representatives):
-            if same_score(value, seen, precision):
+        precision = CONVENTIONS[outcome.convention].precision
+        for index, (seen, seen_precision) in enumerate(representatives):
+            if same_score(value, seen, max(precision, seen_precision)):
                 break
         else:
-            representatives.append(value)
+            representatives.append((value, precision))
             index = len(representatives) - 1
         letters.append(chr(ord("A") + index))
     return letters

@@ -191,3 +191,15 @@ def test_help_reads_well(capsys):
         assert done.value.code == 0
     out = capsys.readouterr().out
     assert "exit codes" in out and "--implementation-cmd" in out and "HYP_FILE" in out
+
+
+def test_figures_are_checked_where_a_backend_reports_them():
+    """An implementation under test answers scores only: a precision figure is unsupported
+    for it, while NLTK's list-of-weights scores (scores.N) are drift-checked on NLTK itself."""
+    result = execute(RunOptions(implementation="miniatures:faithful", claims="nltk",
+                                paths=(str(CORPUS / "seeds" / "nltk-docs.yaml"),)))
+    figures = [c for c in checks(result, "expectation") if c.get("figure")]
+    assert figures and all(c["verdict"] == "unsupported" for c in figures)
+    assert any("not precision.1" in c["message"] for c in figures)
+    drifts = [c for c in checks(result, "drift") if (c.get("figure") or "").startswith("scores.")]
+    assert drifts and all(c["verdict"] == "pass" for c in drifts)

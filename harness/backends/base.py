@@ -25,7 +25,7 @@ class ScoreRequest:
     options: Mapping[str, Any] = field(default_factory=dict)
     case_id: str = ""
     #: "score", or a figure the convention reports beside it ("cumulative.9", "hyp_len", ...);
-    #: only the engine answers for figures.
+    #: a backend that does not report it declines (``declined``).
     figure: str = "score"
 
     def __post_init__(self) -> None:
@@ -107,6 +107,22 @@ class Backend(Protocol):
     def score(self, request: ScoreRequest) -> Outcome: ...
 
     def close(self) -> None: ...
+
+
+def declined(request: ScoreRequest, name: str, convention: str | None,
+             figures: tuple[str, ...] = ("score",)) -> Outcome | None:
+    """Why a backend does not answer ``request`` (as an ``unsupported`` outcome), or ``None``.
+
+    ``convention``: the one convention the backend implements (``None``: whatever it is asked).
+    ``figures``: what it reports; ``"scores"`` covers ``scores.1``, ``scores.2``, ...
+    Only the engine reports the other figures of a result (``cumulative.9``, ``hyp_len``, ...).
+    """
+    if convention is not None and request.convention != convention:
+        return Outcome(UNSUPPORTED, message=f"{name} implements only the {convention} convention")
+    family = request.figure.partition(".")[0] if "." in request.figure else request.figure
+    if request.figure not in figures and family not in figures:
+        return Outcome(UNSUPPORTED, message=f"{name} reports the score, not {request.figure}")
+    return None
 
 
 def guarded(call) -> Outcome:

@@ -22,7 +22,7 @@ import threading
 
 
 from harness.backends.base import (INVALID, RAISED, TIMEOUT, BackendInfo, Outcome,
-                                   ScoreRequest)
+                                   ScoreRequest, declined)
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -50,6 +50,9 @@ class ExternalBackend:
         return BackendInfo(self.name, "under test", (self.claims,), "under-test")
 
     def score(self, request: ScoreRequest) -> Outcome:
+        refused = declined(request, "an implementation under test", None)
+        if refused:
+            return refused
         message = json.dumps({"hypotheses": list(request.hypotheses),
                               "references": [list(r) for r in request.references],
                               "level": request.level, "options": dict(request.options)})

@@ -6,7 +6,7 @@ import logging
 import warnings
 from importlib.metadata import PackageNotFoundError, version
 
-from harness.backends.base import UNSUPPORTED, BackendInfo, Outcome, ScoreRequest, guarded
+from harness.backends.base import BackendInfo, Outcome, ScoreRequest, declined, guarded
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -25,9 +25,8 @@ class NltkBackend:
         return BackendInfo("nltk", installed_version("nltk"), ("nltk",), "library")
 
     def score(self, request: ScoreRequest) -> Outcome:
-        if request.convention != "nltk":
-            return Outcome(UNSUPPORTED, message="NLTK implements only the nltk convention")
-        return guarded(lambda: self._call(request))
+        return declined(request, "NLTK", "nltk", ("score", "scores")) or guarded(
+            lambda: self._call(request))
 
     @staticmethod
     def _call(request: ScoreRequest) -> float:
@@ -64,9 +63,7 @@ class SacrebleuBackend:
         return BackendInfo("sacrebleu", installed_version("sacrebleu"), ("sacrebleu",), "library")
 
     def score(self, request: ScoreRequest) -> Outcome:
-        if request.convention != "sacrebleu":
-            return Outcome(UNSUPPORTED, message="SacreBLEU implements only the sacrebleu convention")
-        return guarded(lambda: self._call(request))
+        return declined(request, "SacreBLEU", "sacrebleu") or guarded(lambda: self._call(request))
 
     @staticmethod
     def _call(request: ScoreRequest) -> float:

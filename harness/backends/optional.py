@@ -9,7 +9,8 @@ failure of the engine.
 
 from __future__ import annotations
 
-from harness.backends.base import UNSUPPORTED, BackendInfo, Outcome, ScoreRequest, guarded
+from harness.backends.base import (UNSUPPORTED, BackendInfo, Outcome, ScoreRequest, declined,
+                                    guarded)
 from harness.backends.libraries import installed_version
 from harness.bleu.tokenizers import tokenize_13a
 
@@ -30,9 +31,8 @@ class TorchmetricsBackend:
                            "library", FLOAT32_TOLERANCE)
 
     def score(self, request: ScoreRequest) -> Outcome:
-        if request.convention != "torchmetrics":
-            return _unsupported("torchmetrics implements only the torchmetrics convention")
-        return guarded(lambda: self._call(request))
+        return declined(request, "torchmetrics", "torchmetrics") or guarded(
+            lambda: self._call(request))
 
     @staticmethod
     def _call(request: ScoreRequest) -> float:
@@ -80,8 +80,9 @@ class FastBleuBackend:
     def _unsupported_reason(self, request: ScoreRequest) -> str:
         options = request.options
         weights = options.get("weights", (0.25, 0.25, 0.25, 0.25))
-        if request.convention != "nltk":
-            return "fast-bleu implements only the nltk convention"
+        refused = declined(request, "fast-bleu", "nltk")
+        if refused:
+            return refused.message
         if request.level != "sentence" or len(request.hypotheses) != 1:
             return "fast-bleu scores one hypothesis at a time (sentence level)"
         if not request.references[0]:
@@ -127,8 +128,9 @@ class BleuscoreBackend:
 
     @staticmethod
     def _unsupported_reason(request: ScoreRequest) -> str:
-        if request.convention != "tf-nmt":
-            return "bleuscore implements only the tf-nmt convention"
+        refused = declined(request, "bleuscore", "tf-nmt")
+        if refused:
+            return refused.message
         if request.options.get("tokenize", "13a") != "13a":
             return "bleuscore always tokenizes with 13a"
         if any(not refs for refs in request.references):

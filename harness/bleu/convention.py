@@ -88,6 +88,17 @@ class Convention:
         """The signature string of this convention with ``options`` (defaults otherwise)."""
         return self.knobs(self.resolve(level, options)).signature(self.name)
 
+    def with_case_tokenizer(self, options: Mapping[str, Any],
+                            tokenizer: str | None) -> dict[str, Any]:
+        """``options`` with a case's tokenization (``None``: whitespace-tokenized text, i.e.
+        ``tokenize="none"``) where this convention's ``tokenize`` offers it and the options do
+        not already choose."""
+        resolved = dict(options)
+        wanted = tokenizer or "none"
+        if wanted in self.case_tokenizers:
+            resolved.setdefault("tokenize", wanted)
+        return resolved
+
     @property
     def default_signature(self) -> str:
         return self.signature()

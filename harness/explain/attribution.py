@@ -67,19 +67,20 @@ class Attribution:
         """One line for a report: the knobs, or why there are none."""
         if not self.explained:
             return self.note or "not explained by the knobs"
-        return "cause: " + ", ".join(f"{s.knob} {_plain(s.before)}→{_plain(s.after)}"
+        return "cause: " + ", ".join(f"{s.knob} {plain(s.before)}→{plain(s.after)}"
                                      for s in self.steps)
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "score_a": self.score_a, "score_b": self.score_b,
                 "explained": self.explained, "knobs": list(self.knobs),
-                "steps": [{"knob": s.knob, "from": _plain(s.before), "to": _plain(s.after),
+                "steps": [{"knob": s.knob, "from": plain(s.before), "to": plain(s.after),
                            "score": s.score} for s in self.steps],
                 "differing": list(self.differing), "note": self.note,
                 "sentence": self.sentence()}
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """A value as JSON holds it (tuples become lists)."""
     return list(value) if isinstance(value, tuple) else value
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, Request
 from harness.compare import expected_float, matches
+from harness.explain.attribution import plain
 from harness.explain.inputs import Input
 from harness.textfiles import InputError
 
@@ -27,13 +28,10 @@ class Candidate:
     matches: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"convention": self.convention, "options": _plain(self.options),
+        return {"convention": self.convention,
+                "options": {k: plain(v) for k, v in self.options.items()},
                 "score": self.score, "compared_as": self.shown_as, "signature": self.signature,
                 "matches": self.matches}
-
-
-def _plain(options: dict[str, Any]) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}
 
 
 def parse_value(text: str) -> float:

@@ -24,11 +24,7 @@ class Input:
 
     def options_for(self, convention: str, options: Mapping[str, Any] | None = None) -> dict:
         """``options`` with the input's tokenization where the convention offers it."""
-        resolved = dict(options or {})
-        wanted = self.tokenizer or "none"
-        if wanted in CONVENTIONS[convention].case_tokenizers:
-            resolved.setdefault("tokenize", wanted)
-        return resolved
+        return CONVENTIONS[convention].with_case_tokenizer(options or {}, self.tokenizer)
 
     def score(self, requests: Sequence[Request]) -> list[BleuResult | ConventionError]:
         try:

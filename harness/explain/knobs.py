@@ -18,7 +18,7 @@ from typing import Any
 from harness.bleu.arithmetic import float32
 from harness.bleu.convention import Preprocessing
 from harness.bleu.corpus import CorpusStats
-from harness.bleu.tokenizers import ascii_lower, get_tokenizer
+from harness.bleu.tokenizers import ascii_lower
 
 #: Knob -> (value -> the words a researcher can paste into a paper).
 MEANINGS: dict[str, dict[Any, str]] = {
@@ -72,10 +72,6 @@ class KnobSettings:
     def with_knobs(self, other: KnobSettings, knobs) -> KnobSettings:
         return replace(self, **{k: getattr(other, k) for k in knobs})
 
-    @property
-    def preprocessing(self) -> tuple[str, str]:
-        return (self.tokenizer, self.case)
-
 
 def describe(knob: str, value: Any) -> str:
     if knob == "weights":
@@ -93,7 +89,6 @@ def statistics(hypotheses, references, tokenizer: str, case: str, order: int) ->
     if fold is not None:
         hypotheses = [fold(h) for h in hypotheses]
         references = [[fold(r) for r in refs] for refs in references]
-    get_tokenizer(tokenizer)  # a clear error for an unknown name
     return corpus_statistics(hypotheses, references, Preprocessing(tokenizer), order)
 
 
@@ -213,7 +208,9 @@ def _tfnmt(o) -> KnobSettings:
 
 
 def _torchmetrics(o) -> KnobSettings:
-    weights = o["weights"] if o["weights"] is not None else _uniform(o["n_gram"])
+    from harness.bleu.conventions.torchmetrics import weights_of
+
+    weights = weights_of(o)
     return KnobSettings(ref="closest_first", no_match_zero=True, zero="zero-before-smoothing",
                         smoothing="add-one-from-bigram" if o["smooth"] else "none",
                         weights=tuple(weights), float32=True)

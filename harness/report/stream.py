@@ -49,7 +49,7 @@ def check_line(record: CheckRecord) -> dict[str, Any]:
         "difference": record.difference, "verdict": record.verdict, "tags": list(record.tags),
         "provenance": dict(record.provenance) if record.provenance else None,
         "message": record.message, "other": record.other,
-        "figure": record.figure if record.figure != "score" else None,
+        **({"figure": record.figure} if record.figure != "score" else {}),
     })
 
 
