@@ -55,19 +55,39 @@ def matches(actual: float, expected: str, compare: str | float = "printed") -> b
 #: Two conventions' scores on the 0-1 scale agree within this (relative).
 AGREEMENT_RELATIVE_TOLERANCE = 1e-9
 
+Score = float | str  # a number, or a phrase for an outcome that is not one ("raises X")
 
-def same_score(a: float | str, b: float | str, precision: float = 0.0) -> bool:
-    """Whether two scores on the 0-1 scale agree; a string (an error, ``raises X``) agrees
-    only with the same string, NaN only with NaN, a tiny value never with zero. ``precision``
-    widens the relative tolerance for a float32 convention."""
+
+def agree(a: Score, b: Score, rel_tol: float = 0.0) -> bool:
+    """Whether two answers agree: a phrase (``raises X``) only with the same phrase, NaN only
+    with NaN, numbers bit for bit or within ``rel_tol`` (relative; a tiny value is never
+    zero)."""
     if isinstance(a, str) or isinstance(b, str):
         return a == b
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
-    return math.isclose(a, b, rel_tol=max(AGREEMENT_RELATIVE_TOLERANCE, precision), abs_tol=0.0)
+    return a == b or math.isclose(a, b, rel_tol=rel_tol, abs_tol=0.0)
+
+
+def on_unit_scale(value: Score, scale: float) -> Score:
+    """A score on the 0-1 scale (SacreBLEU and multi-bleu print 0-100)."""
+    return value / scale if not isinstance(value, str) else value
+
+
+def same_score(a: Score, b: Score, precision: float = 0.0, scale_a: float = 1.0,
+               scale_b: float = 1.0) -> bool:
+    """Whether two conventions' scores agree once both are on the 0-1 scale, within
+    :data:`AGREEMENT_RELATIVE_TOLERANCE` or a float32 convention's ``precision``."""
+    return agree(on_unit_scale(a, scale_a), on_unit_scale(b, scale_b),
+                 max(AGREEMENT_RELATIVE_TOLERANCE, precision))
 
 
 def difference(actual: float, expected: str) -> float | None:
+    """``actual - expected`` where both are finite numbers, else ``None``."""
     if expected == "NaN" or math.isnan(actual):
         return None
-    return actual - expected_float(expected)
+    try:
+        result = actual - expected_float(expected)
+    except (ValueError, OverflowError):
+        return None
+    return result if math.isfinite(result) else None

@@ -1,302 +1,277 @@
-"""The judge: per case, four kinds of check, each a :class:`CheckRecord` with a verdict.
+"""The judge: a pure function of a case's plan and the outcomes of its requests -> one
+:class:`~harness.records.CheckRecord` per check. It calls no backend.
 
-1. ``expectation`` — the implementation under test against each expectation of its
-   convention (``own`` by default: every convention the engine has);
-2. ``drift`` — each live reference library against the expectations of its convention whose
-   version range admits the installed version;
-3. ``differential`` — the implementation under test against the live library of the same
-   convention and options;
-4. ``divergence`` — the engine's conventions against each other (the divergence map).
-
-Verdicts: ``pass``; ``fail`` (unexpected value or exception of the implementation under
-test); ``error`` (it crashed, hung or answered garbage); ``drift`` (a library moved off its
-recorded value); ``unsupported``; ``skipped`` (version range, library missing); ``divergence``
-(informational: two conventions differ).
+Verdicts (``harness.records``): ``pass``; ``fail`` (the implementation under test answered
+something else than expected, or raised where it should not); ``error`` (it crashed, timed
+out, broke the protocol or answered garbage -- never a match for anything, not even for an
+expected exception); ``drift`` (a live library moved off its recorded value, or the engine
+and a library differ only because the library is another release); ``unsupported``;
+``skipped`` (version range, no answer from the library); ``divergence`` (informational: two
+conventions differ).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
-
-from harness.backends.base import (RAISED, UNSUPPORTED, VALUE, Backend, Outcome,
-                                   ScoreRequest)
-from harness.backends.own import EMULATED_VERSIONS
 from harness.bleu import CONVENTIONS
-from harness.cases.model import Case, Expectation, frozen_mapping
-from harness.compare import difference, expected_float, matches, same_score
+from harness.cases.model import Case, Expectation
+from harness.compare import agree, difference, expected_float, matches, same_score
 from harness.explain.attribution import Scorer, attribute
+from harness.plan import CasePlan, PlannedCheck
+from harness.records import (
+    DIFFERENTIAL,
+    DIVERGENCE,
+    DIVERGENCE_CHECK,
+    DRIFT,
+    DRIFT_CHECK,
+    ERROR,
+    EXPECTATION,
+    FAIL,
+    PASS,
+    SKIPPED,
+    UNSUPPORTED,
+    CheckRecord,
+    HarnessError,
+    Outcome,
+    Raised,
+    Request,
+    Timeout,
+    Unsupported,
+    Value,
+    outcome_message,
+    shown,
+)
 from harness.tags import input_tags, option_tags, scale_tag
 
-PASS, FAIL, ERROR, DRIFT = "pass", "fail", "error", "drift"
-SKIPPED, UNSUPPORTED_VERDICT, DIVERGENCE = "skipped", "unsupported", "divergence"
-FAILING = (FAIL, ERROR)
 #: An implementation under test other than the engine agrees with its library within this.
 DIFFERENTIAL_RELATIVE_TOLERANCE = 1e-9
+NO_ANSWER = Unsupported("no answer")
 
 
-@dataclass(frozen=True)
-class CheckRecord:
-    case: str
-    file: str
-    line: int
-    check: str
-    backend: str
-    convention: str
-    options: Mapping[str, Any]
-    expected: str | None
-    actual: Outcome
-    verdict: str
-    compare: str | float | None = None
-    difference: float | None = None
-    tags: tuple[str, ...] = ()
-    provenance: Mapping[str, str] | None = None
-    message: str = ""
-    other: str = ""  # the other side of a differential or divergence check
-    figure: str = "score"  # what of the result was checked (an expectation's figure)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "options", frozen_mapping(self.options))
-
-
-@dataclass(frozen=True)
-class Roles:
-    """Who plays what in a run."""
-
-    under_test: Backend
-    claims: tuple[str, ...]  # the conventions the implementation under test is checked on
-    libraries: Mapping[str, Backend] = field(default_factory=dict)  # convention -> library
-    engine: Backend | None = None  # for the divergence map
-    library_versions: Mapping[str, str] = field(default_factory=dict)
-    is_engine_under_test: bool = True
-    #: Further implementations of a convention, checked differentially only (no drift).
-    extra_libraries: Mapping[str, tuple[Backend, ...]] = field(default_factory=dict)
-    absent_libraries: tuple[str, ...] = ()  # optional libraries that are not installed
-
-
-def effective_options(case: Case, convention: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The case's tokenization applied to conventions whose ``tokenize`` option offers it
-    (a pre-tokenized case means ``tokenize="none"``) unless the expectation says otherwise."""
-    spec = CONVENTIONS.get(convention)
-    return spec.with_case_tokenizer(options, case.tokenizer) if spec else dict(options)
-
-
-def request_for(case: Case, convention: str, options: Mapping[str, Any],
-                figure: str = "score") -> ScoreRequest:
-    return ScoreRequest(convention, tuple(case.hypotheses),
-                        tuple(tuple(r) for r in case.references), case.level,
-                        effective_options(case, convention, options), case.id, figure)
-
-
-def applies(expectation: Expectation, library: str, version: str) -> bool:
-    spec = expectation.versions.get(library)
-    if not spec or not version:
-        return True
-    try:
-        return Version(version) in SpecifierSet(spec)
-    except InvalidVersion:
-        return True
-
-
-def judge_case(case: Case, roles: Roles) -> list[CheckRecord]:
+def judge_case(plan: CasePlan, outcomes: Mapping[Request, Outcome],
+               is_engine_under_test: bool = True) -> list[CheckRecord]:
+    case = plan.case
+    stats_tags = statistics_tags(case)
     records: list[CheckRecord] = []
-    stats_tags = _stats_tags(case)
-    for expectation in case.expectations:
-        records.extend(_expectation_checks(case, expectation, roles, stats_tags))
-    records.extend(_differential_checks(case, roles, stats_tags))
-    records.extend(_divergence_checks(case, roles, stats_tags))
+    for planned in plan.checks:
+        if planned.check in (EXPECTATION, DRIFT_CHECK):
+            record = _expectation_record(case, planned, outcomes, stats_tags,
+                                         strict_raise=is_engine_under_test
+                                         or planned.check == DRIFT_CHECK)
+            if record is not None:
+                records.append(record)
+    for planned in plan.checks:
+        if planned.check == DIFFERENTIAL:
+            records.append(_differential_record(case, planned, outcomes, stats_tags, records,
+                                                exact=is_engine_under_test))
+    records.extend(_divergence_records(plan, outcomes, stats_tags))
     return records
 
 
-def _stats_tags(case: Case) -> list[str]:
+def statistics_tags(case: Case) -> list[str]:
     try:
         return input_tags(case.hypotheses, case.references, case.level, case.tokenizer)
     except ValueError:
         return []
 
 
-def _record(case: Case, check: str, backend: str, expectation: Expectation | None,
-            convention: str, options, actual: Outcome, verdict: str, tags=(), message="",
-            expected: str | None = None, other: str = "") -> CheckRecord:
+def _record(case: Case, planned: PlannedCheck, actual: Outcome, verdict: str,
+            tags=(), message: str = "", expected: str | None = None) -> CheckRecord:
+    e = planned.expectation
     diff = None
-    if expectation is not None and expectation.value is not None and actual.kind == VALUE:
-        diff = difference(actual.value, expectation.value)
+    if e is not None and e.value is not None and isinstance(actual, Value):
+        value = actual.figure(e.figure)
+        diff = difference(value, e.value) if value is not None else None
     return CheckRecord(
-        case=case.id, file=case.file, line=expectation.line if expectation else case.line,
-        check=check, backend=backend, convention=convention, options=options,
-        expected=expectation.shown if expectation else expected, actual=actual,
-        verdict=verdict, compare=expectation.compare if expectation else None,
-        difference=diff, tags=tuple(dict.fromkeys(tags)),
-        provenance=expectation.provenance.to_dict() if expectation else None,
-        message=message, other=other, figure=expectation.figure if expectation else "score")
+        case=case.id, file=case.relative_file, line=e.line if e else case.line,
+        check=planned.check,
+        backend=planned.backend, convention=planned.convention, options=planned.options,
+        expected=e.shown if e else expected, actual=actual, verdict=verdict,
+        compare=e.compare if e else None, difference=diff, tags=tuple(dict.fromkeys(tags)),
+        provenance=e.provenance.to_dict() if e else None, message=message,
+        other=planned.other, figure=e.figure if e else "score")
 
 
-def _expectation_checks(case: Case, e: Expectation, roles: Roles, stats_tags):
-    under_test = roles.under_test.info().name
-    if e.convention in roles.claims:
-        version = EMULATED_VERSIONS.get(e.convention, "") if roles.is_engine_under_test else (
-            roles.library_versions.get(e.convention) or EMULATED_VERSIONS.get(e.convention, ""))
-        if not applies(e, e.convention, version):
-            yield _record(case, "expectation", under_test, e, e.convention, e.options,
-                          Outcome(UNSUPPORTED), SKIPPED,
-                          message=f"applies to {e.convention} {e.versions[e.convention]}, "
-                                  f"not {version}")
-        else:
-            outcome = roles.under_test.score(request_for(case, e.convention, e.options,
-                                                         e.figure))
-            verdict, message = _verdict(outcome, e, strict_raise=roles.is_engine_under_test)
-            yield _record(case, "expectation", under_test, e, e.convention, e.options, outcome,
-                          verdict, _failure_tags(verdict, outcome, e, stats_tags), message)
-    elif roles.is_engine_under_test:
-        yield _record(case, "expectation", under_test, e, e.convention, e.options,
-                      Outcome(UNSUPPORTED), UNSUPPORTED_VERDICT,
-                      message=f"the engine has no convention {e.convention!r} yet")
-    library = roles.libraries.get(e.convention)
-    if library is not None:
-        name, version = library.info().name, roles.library_versions.get(e.convention, "")
-        if not applies(e, e.convention, version):
-            yield _record(case, "drift", name, e, e.convention, e.options, Outcome(UNSUPPORTED),
-                          SKIPPED, message=f"recorded for {e.convention} "
-                                           f"{e.versions[e.convention]}, installed {version}")
-            return
-        outcome = library.score(request_for(case, e.convention, e.options, e.figure))
-        if outcome.kind == UNSUPPORTED:
-            return  # a figure the library does not report: nothing to drift
-        verdict, message = _verdict(outcome, e, strict_raise=True)
-        if verdict in FAILING:
-            verdict = DRIFT
-        yield _record(case, "drift", name, e, e.convention, e.options, outcome, verdict,
-                      _failure_tags(verdict, outcome, e, stats_tags), message)
+# --- expectation and drift ------------------------------------------------------------------
+
+def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
+                        strict_raise: bool) -> CheckRecord | None:
+    e = planned.expectation
+    if planned.skip:
+        return _record(case, planned, Unsupported(planned.skip), SKIPPED, message=planned.skip)
+    outcome = outcomes.get(planned.subject, NO_ANSWER)
+    if planned.check == DRIFT_CHECK:
+        if isinstance(outcome, Value) and outcome.figure(e.figure) is None and (
+                not e.figure.startswith("scores.")):
+            return None  # a figure the library does not report: nothing to drift
+        if isinstance(outcome, Unsupported):
+            return _record(case, planned, outcome, UNSUPPORTED, message=outcome.reason)
+    verdict, message = expectation_verdict(outcome, e, strict_raise)
+    if planned.check == DRIFT_CHECK and verdict in (FAIL, ERROR):
+        verdict = DRIFT
+    return _record(case, planned, outcome, verdict,
+                   failure_tags(verdict, outcome, e, stats_tags), message)
 
 
-def _verdict(outcome: Outcome, e: Expectation, strict_raise: bool) -> tuple[str, str]:
-    if outcome.kind == UNSUPPORTED:
-        return UNSUPPORTED_VERDICT, outcome.message
+def expectation_verdict(outcome: Outcome, e: Expectation,
+                        strict_raise: bool) -> tuple[str, str]:
+    """The verdict of one answer against one expectation, and why (for anything but pass).
+
+    ``strict_raise``: the exception type must be the expected one (the engine and the
+    libraries name theirs as the library does; another implementation may not)."""
+    if isinstance(outcome, Unsupported):
+        return UNSUPPORTED, outcome.reason
+    if isinstance(outcome, (Timeout, HarnessError)):
+        return ERROR, _no_answer(outcome)
     if e.raises is not None:
-        if outcome.kind == RAISED and (outcome.error_type == e.raises or not strict_raise):
-            return PASS, ""
-        if outcome.kind == RAISED:
+        if isinstance(outcome, Raised):
+            if outcome.error_type == e.raises or not strict_raise:
+                return PASS, ""
             return FAIL, f"raised {outcome.error_type}, expected {e.raises}: {outcome.message}"
-        if outcome.kind == VALUE:
-            return FAIL, f"returned {outcome.shown()}, expected it to raise {e.raises}"
-        return ERROR, outcome.message
-    if outcome.kind == VALUE:
-        if matches(outcome.value, e.value, e.compare):
-            return PASS, ""
-        return FAIL, ""
-    if outcome.kind == RAISED and strict_raise:
+        return FAIL, f"returned {shown(outcome)}, expected it to raise {e.raises}"
+    if isinstance(outcome, Raised):
         return FAIL, f"raised {outcome.error_type}: {outcome.message}"
-    return ERROR, f"{outcome.kind}: {outcome.error_type} {outcome.message}".strip()
+    value = outcome.figure(e.figure)
+    if value is None:
+        if e.figure.startswith("scores."):
+            return FAIL, (f"answered {shown(outcome)} where {e.convention} returns a list of "
+                          "scores, one per weight vector")
+        return UNSUPPORTED, f"it reports the score, not {e.figure}"
+    return (PASS, "") if matches(value, e.value, e.compare) else (FAIL, "")
 
 
-def _failure_tags(verdict: str, outcome: Outcome, e: Expectation, stats_tags) -> list[str]:
-    if verdict in (PASS, SKIPPED, UNSUPPORTED_VERDICT):
+def _no_answer(outcome: Outcome) -> str:
+    detail = outcome_message(outcome)
+    return f"{shown(outcome)}: {detail}" if detail else shown(outcome)
+
+
+def failure_tags(verdict: str, outcome: Outcome, e: Expectation, stats_tags) -> list[str]:
+    if verdict in (PASS, SKIPPED, UNSUPPORTED):
         return []
     tags = list(stats_tags) + [t for t in option_tags(e.options, {}) if t not in stats_tags]
-    if outcome.kind == VALUE and e.value not in (None, "NaN"):
-        tags += scale_tag(outcome.value, expected_float(e.value))
+    if isinstance(outcome, Value) and e.value not in (None, "NaN"):
+        value = outcome.figure(e.figure)
+        if value is not None:
+            tags += scale_tag(value, expected_float(e.value))
     return tags
 
 
-def _differential_checks(case: Case, roles: Roles, stats_tags):
-    under_test = roles.under_test.info().name
-    for convention in roles.claims:
-        primary = roles.libraries.get(convention)
-        libraries = ((primary,) if primary else ()) + tuple(
-            roles.extra_libraries.get(convention, ()))
-        if not libraries:
-            continue
-        option_sets = {repr(sorted(e.options.items())): e.options for e in case.expectations
-                       if e.convention == convention} or {"{}": {}}
-        for options in option_sets.values():
-            request = request_for(case, convention, options)
-            ours = roles.under_test.score(request)
-            for library in libraries:
-                theirs, info = library.score(request), library.info()
-                verdict, message = _agreement(ours, theirs, exact=roles.is_engine_under_test,
-                                              tolerance=info.tolerance)
-                tags = [] if verdict == PASS else list(stats_tags) + option_tags(options, {})
-                if verdict != PASS and ours.kind == VALUE and theirs.kind == VALUE:
-                    tags += scale_tag(ours.value, theirs.value)
-                yield _record(case, "differential", under_test, None, convention, options,
-                              ours, verdict, tags, message, expected=theirs.shown(),
-                              other=info.name)
+# --- differential ---------------------------------------------------------------------------
+
+def _differential_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
+                         judged: Sequence[CheckRecord], exact: bool) -> CheckRecord:
+    ours = outcomes.get(planned.subject, NO_ANSWER)
+    theirs = outcomes.get(planned.reference, NO_ANSWER)
+    allowed = max(planned.tolerance, 0.0 if exact else DIFFERENTIAL_RELATIVE_TOLERANCE)
+    verdict, message = differential_verdict(ours, theirs, exact, allowed)
+    tags: list[str] = []
+    if verdict in (FAIL, ERROR):
+        tags = list(stats_tags) + option_tags(planned.options, {})
+        if isinstance(ours, Value) and isinstance(theirs, Value):
+            tags += scale_tag(ours.score, theirs.score)
+    if verdict == FAIL:
+        drift = _drift_explains(planned, judged)
+        if drift:
+            verdict, message = DRIFT, drift
+    return _record(case, planned, ours, verdict, tags, message, expected=shown(theirs))
 
 
-def _agreement(ours: Outcome, theirs: Outcome, exact: bool,
-               tolerance: float = 0.0) -> tuple[str, str]:
-    if theirs.kind not in (VALUE, RAISED):
-        return SKIPPED, f"the library gave no answer: {theirs.kind} {theirs.message}"
-    if ours.kind == UNSUPPORTED:
-        return UNSUPPORTED_VERDICT, ours.message
-    if ours.kind not in (VALUE, RAISED):
-        return ERROR, f"{ours.kind}: {ours.message}"
-    if ours.kind == RAISED and theirs.kind == RAISED:
-        same = ours.error_type == theirs.error_type or not exact
-        return (PASS, "") if same else (FAIL, f"raised {ours.error_type}, the library "
-                                              f"{theirs.error_type}")
-    if ours.kind != theirs.kind:
-        return FAIL, f"{ours.shown()} where the library gives {theirs.shown()}"
-    a, b = ours.value, theirs.value
-    if math.isnan(a) or math.isnan(b):
-        return (PASS, "") if math.isnan(a) and math.isnan(b) else (FAIL, "")
-    allowed = max(tolerance, 0.0 if exact else DIFFERENTIAL_RELATIVE_TOLERANCE)
-    if a == b or math.isclose(a, b, rel_tol=allowed, abs_tol=0.0):
-        return PASS, ""
-    return FAIL, ""
+def differential_verdict(ours: Outcome, theirs: Outcome, exact: bool,
+                         rel_tol: float) -> tuple[str, str]:
+    if not isinstance(theirs, (Value, Raised)):
+        return SKIPPED, f"the library gave no answer: {_no_answer(theirs)}"
+    if isinstance(ours, Unsupported):
+        return UNSUPPORTED, ours.reason
+    if isinstance(ours, (Timeout, HarnessError)):
+        return ERROR, _no_answer(ours)
+    if isinstance(ours, Raised) and isinstance(theirs, Raised):
+        if ours.error_type == theirs.error_type or not exact:
+            return PASS, ""
+        return FAIL, f"raised {ours.error_type}, the library {theirs.error_type}"
+    if not isinstance(ours, Value) or not isinstance(theirs, Value):
+        return FAIL, f"{shown(ours)} where the library gives {shown(theirs)}"
+    if ours.is_list or theirs.is_list:
+        if len(ours.scores) != len(theirs.scores) or ours.is_list != theirs.is_list:
+            return FAIL, (f"answered {shown(ours)} where the library answers {shown(theirs)} "
+                          "(a list of weight vectors gives a list of scores)")
+        same = all(agree(a, b, rel_tol) for a, b in zip(ours.scores, theirs.scores))
+    else:
+        same = agree(ours.score, theirs.score, rel_tol)
+    return (PASS, "") if same else (FAIL, "")
 
 
-def _divergence_checks(case: Case, roles: Roles, stats_tags):
+def _drift_explains(planned: PlannedCheck, judged: Sequence[CheckRecord]) -> str:
+    """Why a difference between the implementation under test and its library is the
+    library's drift, not a failure: the library is another release than the one followed,
+    or it drifted from the recorded values here while the implementation keeps them."""
+    if planned.drift_note:
+        return planned.drift_note
+    same = [r for r in judged if r.convention == planned.convention
+            and r.options == planned.options]
+    drifted = [r for r in same if r.check == DRIFT_CHECK and r.verdict == DRIFT]
+    kept = [r for r in same if r.check == EXPECTATION]
+    if drifted and kept and all(r.verdict == PASS for r in kept):
+        return (f"{planned.other} drifted from the recorded value(s), which the "
+                "implementation under test keeps")
+    return ""
+
+
+# --- divergence map -------------------------------------------------------------------------
+
+def _divergence_records(plan: CasePlan, outcomes, stats_tags) -> list[CheckRecord]:
     """The engine's conventions (default options, the case's tokenization) side by side."""
-    if roles.engine is None:
-        return
-    values: dict[str, Outcome] = {}
-    for name in CONVENTIONS:
-        values[name] = roles.engine.score(request_for(case, name, {}))
+    case = plan.case
+    if not plan.divergence:
+        return []
+    values = {name: outcomes.get(request, NO_ANSWER) for name, request in plan.divergence}
+    options = {name: request.options for name, request in plan.divergence}
     names = list(values)
     scorer = Scorer(case.hypotheses, case.references)
+    records = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            if UNSUPPORTED in (values[a].kind, values[b].kind):
-                continue  # an input one convention cannot express
-            x, y = _normalised(a, values[a]), _normalised(b, values[b])
+            if not _comparable(values[a]) or not _comparable(values[b]):
+                continue  # an input one convention cannot express, or no answer
+            x, y = _unit(a, values[a]), _unit(b, values[b])
             if same_score(x, y, max(CONVENTIONS[a].precision, CONVENTIONS[b].precision)):
                 continue
-            options_a = effective_options(case, a, {})
-            options_b = effective_options(case, b, {})
             # Every convention gives BP = 1 at c == r, so the boundary explains no divergence.
             tags = [t for t in stats_tags if t != "bp-boundary"]
-            tags += option_tags(options_a, options_b)
-            if (options_a.get("tokenize") or "none") != (options_b.get("tokenize") or "none"):
+            tags += option_tags(options[a], options[b])
+            if (options[a].get("tokenize") or "none") != (options[b].get("tokenize") or "none"):
                 tags.append("tokenization")
-            message = f"{a} {_shown(x)} vs {b} {_shown(y)} (0-1 scale)"
+            message = f"{a} {_short(x)} vs {b} {_short(y)} (0-1 scale)"
+            cause = None
             if not isinstance(x, str) and not isinstance(y, str):
-                message += "; " + attribute(
-                    scorer, a, _resolved(a, case, options_a), x,
-                    b, _resolved(b, case, options_b), y).short()
-            yield CheckRecord(
-                case=case.id, file=case.file, line=case.line, check="divergence",
-                backend="own", convention=a, options=options_a, expected=values[b].shown(),
+                attribution = attribute(scorer, a, _resolved(a, case, options[a]), x,
+                                        b, _resolved(b, case, options[b]), y)
+                message += "; " + attribution.short()
+                cause = attribution.to_dict()
+            records.append(CheckRecord(
+                case=case.id, file=case.relative_file, line=case.line, check=DIVERGENCE_CHECK,
+                backend="own", convention=a, options=options[a], expected=shown(values[b]),
                 actual=values[a], verdict=DIVERGENCE, tags=tuple(dict.fromkeys(tags)),
-                other=b, message=message)
+                other=b, message=message, cause=cause))
+    return records
 
 
-def _resolved(convention: str, case: Case, options) -> dict[str, Any]:
+def _comparable(outcome: Outcome) -> bool:
+    return isinstance(outcome, (Value, Raised))
+
+
+def _unit(convention: str, outcome: Outcome) -> float | str:
+    if isinstance(outcome, Value):
+        return outcome.score / CONVENTIONS[convention].scale
+    return shown(outcome)
+
+
+def _resolved(convention: str, case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
     return CONVENTIONS[convention].resolve(case.level, dict(options))
 
 
-def _normalised(convention: str, outcome: Outcome) -> float | str:
-    if outcome.kind == VALUE:
-        return outcome.value / CONVENTIONS[convention].scale
-    return outcome.shown()
-
-
-def _shown(value) -> str:
+def _short(value: float | str) -> str:
     return value if isinstance(value, str) else f"{value:.6g}"
 
 

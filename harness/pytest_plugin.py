@@ -1,10 +1,17 @@
 """pytest plugin: ``pytest cases/`` collects each case of a case file as a test item.
 
-Registered through the ``pytest11`` entry point. A file is a case file when it is YAML and
-declares ``schema: 1``. An item fails when the engine diverges from an expectation or from
-the live library of its convention; the failure shows the case's YAML lines with their line
-numbers, expected vs actual, the difference and the divergence tags, not a traceback.
-Expected, actual and provenance go into ``--junitxml`` as properties.
+Registered through the ``pytest11`` entry point (pytest's "Working with non-python tests"
+pattern). A YAML file is a case file when it lies in a case corpus (a directory with
+``CORPUS_ROOT`` above it) or has a top-level ``schema:`` or ``cases:`` key; one that fails
+the schema or the lint rules is reported as failing items (file, line, case), never
+silently skipped, and never stops the session. A case id used twice across files fails.
+
+An item runs the same plan -> execute -> judge path as ``bleu-harness run``, with the engine
+under test and the backends started once per session, each in its own worker process. It
+fails when the engine diverges from an expectation or from the live library of its
+convention; the failure shows the case's own YAML lines with their numbers, expected vs
+actual, the difference and the tags, not a traceback. Expected, actual and provenance go
+into ``--junitxml`` as properties.
 """
 
 from __future__ import annotations
@@ -14,18 +21,20 @@ from pathlib import Path
 
 import pytest
 
-
-from harness.backends.own import OwnBackend
-from harness.bleu import CONVENTIONS
 from harness.cases.lint import lint
-from harness.cases.loader import load_file
+from harness.cases.loader import ROOT_MARKER, load_file
 from harness.cases.model import Case, Problem
-from harness.judge import DRIFT, ERROR, FAIL, CheckRecord, Roles, judge_case
-from harness.runner import REFERENCE_BACKENDS, reference_libraries
+from harness.execute import Executor
+from harness.judge import judge_case
+from harness.pipeline import reference_backends, roles_of
+from harness.plan import plan_case
+from harness.records import DRIFT, FAILING, CheckRecord, clean_text, shown
 
-_CASE_FILE = re.compile(r"^schema:\s*1\s*$", re.MULTILINE)
+_CASE_FILE = re.compile(r"^(schema|cases)\s*:", re.MULTILINE)
 _INVISIBLE = {"\t": "⇥", "\u00a0": "⍽", "\u200b": "<U+200B>", "\ufeff": "<U+FEFF>",
               "\u2028": "<U+2028>", "\r": "␍"}
+_STASH_IDS = pytest.StashKey[dict]()
+_STASH_RUNNER = pytest.StashKey[object]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -34,44 +43,92 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a reference library drifting from a recorded value fails the case")
 
 
+def _in_corpus(path: Path) -> bool:
+    return any((directory / ROOT_MARKER).is_file() for directory in path.resolve().parents)
+
+
 def pytest_collect_file(parent: pytest.Collector, file_path: Path):
-    if file_path.suffix in (".yaml", ".yml"):
-        try:
-            head = file_path.read_text(encoding="utf-8", errors="replace")[:4096]
-        except OSError:
-            return None
-        if _CASE_FILE.search(head):
-            return CaseFile.from_parent(parent, path=file_path)
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    if _in_corpus(file_path):
+        return CaseFile.from_parent(parent, path=file_path)
+    try:
+        with open(file_path, encoding="utf-8", errors="replace") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return None
+    if _CASE_FILE.search(head):
+        return CaseFile.from_parent(parent, path=file_path)
     return None
 
 
-_ROLES: Roles | None = None
+class SessionRunner:
+    """The backends of a pytest session, started on first use and ended with the session."""
+
+    def __init__(self) -> None:
+        self.executor = Executor()
+        infos = [self.executor.start(b) for b in reference_backends((), {})]
+        engine = next(i for i in infos if i.role == "engine")
+        if not engine.ready:
+            raise RuntimeError(f"the engine's worker did not start: {engine.note}")
+        from harness.bleu import CONVENTIONS
+
+        self.roles = roles_of(infos, engine, tuple(CONVENTIONS), True, divergence_map=False)
+
+    def judge(self, case: Case) -> list[CheckRecord]:
+        plan = plan_case(case, self.roles)
+        outcomes = dict(self.executor.run(plan.requests))
+        return judge_case(plan, outcomes, True)
+
+    def close(self) -> None:
+        self.executor.close()
 
 
-def _roles() -> Roles:
-    global _ROLES
-    if _ROLES is None:
-        libraries, extras, absent = reference_libraries(REFERENCE_BACKENDS)
-        _ROLES = Roles(under_test=OwnBackend(), claims=tuple(CONVENTIONS), libraries=libraries,
-                       library_versions={k: v.info().version for k, v in libraries.items()},
-                       extra_libraries=extras, absent_libraries=tuple(absent))
-    return _ROLES
+def _runner(config: pytest.Config) -> SessionRunner:
+    runner = config.stash.get(_STASH_RUNNER, None)
+    if runner is None:
+        runner = SessionRunner()
+        config.stash[_STASH_RUNNER] = runner
+    return runner
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    runner = config.stash.get(_STASH_RUNNER, None)
+    if runner is not None:
+        runner.close()
 
 
 class CaseFile(pytest.File):
     def collect(self):
         cases, problems = load_file(self.path)
-        problems += lint(cases)
+        problems = list(problems) + lint(cases)
+        held_back = {p.case_line for p in problems}
+        seen = self.config.stash.setdefault(_STASH_IDS, {})
         lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
-        starts = sorted(c.line for c in cases)
-        for problem in problems:
-            yield ProblemItem.from_parent(self, name=f"line {problem.line}: {problem.case_id or '-'}",
-                                          problem=problem)
         for case in cases:
-            following = [s for s in starts if s > case.line]
-            end = following[0] - 1 if following else len(lines)
+            first = seen.setdefault(case.id, f"{self.path}:{case.line}")
+            if first != f"{self.path}:{case.line}" and not first.startswith(f"{self.path}:"):
+                problems.append(Problem(str(self.path), case.line, case.id,
+                                        f"BH001 duplicate id (first used at {first})",
+                                        case.line))
+                held_back.add(case.line)
+        for number, problem in enumerate(problems, start=1):
+            yield ProblemItem.from_parent(
+                self, name=f"line {problem.line}: {problem.case_id or '-'} #{number}",
+                problem=problem)
+        for case in cases:
+            if case.line in held_back:
+                continue
             yield CaseItem.from_parent(self, name=case.id, case=case,
-                                       source=lines[case.line - 1:end])
+                                       source=_own_lines(lines, case))
+
+
+def _own_lines(lines: list[str], case: Case) -> list[str]:
+    """The case's YAML lines, without the blank and comment lines that follow it."""
+    own = lines[case.line - 1:case.end_line or len(lines)]
+    while own and (not own[-1].strip() or own[-1].lstrip().startswith("#")):
+        own.pop()
+    return own
 
 
 class CaseFailure(Exception):
@@ -88,11 +145,11 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         strict = self.config.getoption("--bleu-strict-references", default=False)
-        records = judge_case(self.case, _roles())
-        bad = [r for r in records if r.verdict in (FAIL, ERROR) or (strict and r.verdict == DRIFT)]
+        records = _runner(self.config).judge(self.case)
+        bad = [r for r in records if r.verdict in FAILING or (strict and r.verdict == DRIFT)]
         for record in bad or records[:1]:
             self.user_properties.append(("expected", str(record.expected)))
-            self.user_properties.append(("actual", record.actual.shown()))
+            self.user_properties.append(("actual", shown(record.actual)))
             if record.provenance:
                 self.user_properties.append(("provenance", str(dict(record.provenance))))
         if bad:
@@ -107,9 +164,10 @@ class CaseItem(pytest.Item):
                 for i, text in enumerate(self.source)]
         for r in excinfo.value.records:
             expected = r.expected if r.check != "differential" else f"{r.expected} ({r.other})"
-            out.append(f"{r.verdict.upper()} {r.check} · {r.backend} as {r.convention} "
+            figure = f" {r.figure}" if r.figure != "score" else ""
+            out.append(f"{r.verdict.upper()} {r.check} · {r.backend} as {r.convention}{figure} "
                        f"{dict(r.options) or ''} (line {r.line})")
-            line = f"    expected {expected}   actual {r.actual.shown()}"
+            line = f"    expected {expected}   actual {shown(r.actual)}"
             if r.difference is not None:
                 line += f"   difference {r.difference:+.3g}"
             out.append(line)
@@ -132,15 +190,15 @@ class ProblemItem(pytest.Item):
         raise CaseFailure([])
 
     def repr_failure(self, excinfo, style=None):
-        return f"case file problem: {self.problem}"
+        return f"case file problem: {clean_text(self.problem, 2000)}"
 
     def reportinfo(self):
-        return self.path, max(self.problem.line - 1, 0), str(self.problem)
+        return self.path, max(self.problem.line - 1, 0), clean_text(self.problem, 300)
 
 
 def visible(text: str) -> str:
     """Show invisible characters (tabs, no-break and zero-width spaces, trailing spaces)."""
-    for char, shown in _INVISIBLE.items():
-        text = text.replace(char, shown)
+    for char, shown_as in _INVISIBLE.items():
+        text = text.replace(char, shown_as)
     stripped = text.rstrip(" ")
-    return stripped + "·" * (len(text) - len(stripped))
+    return clean_text(stripped + "·" * (len(text) - len(stripped)), 10_000)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
+
+from harness.errors import InputError
 
 # mteval-v13a.pl ``extract_sgml_tag_and_span`` / ``extract_sgml_tag_attribute``.
 _DOC = re.compile(r"<doc\s*([^>]*)>(.*?)</doc\s*>", re.IGNORECASE | re.DOTALL)
@@ -14,36 +18,66 @@ _WHITESPACE_RUN = re.compile(r"\s+")
 SGML_SUFFIXES = (".sgm", ".sgml")
 
 
-class InputError(Exception):
-    """A problem with the user's input files or arguments: one line, exit code 2."""
+#: A file that a case file names (``files:``) is read only if it is a regular file of at
+#: most this size: a case file from a pull request must not make the harness read a device,
+#: wait on a FIFO or fill the memory.
+CASE_DATA_LIMIT = 64 * 2**20
 
 
-def _read_text(path: str | Path) -> str:
+def read_regular_file(path: str | Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes. Opened
+    non-blocking, so that a FIFO cannot make the open wait for a writer."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path}: not a regular file")
+        if info.st_size > limit:
+            raise InputError(f"{path}: larger than {limit // 2**20} MiB")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{path}: larger than {limit // 2**20} MiB")
+    return data
+
+
+def _decode(data: bytes, path: str | Path) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
+
+
+def _read_text(path: str | Path, limit: int | None = None) -> str:
+    if limit is not None:
+        return _decode(read_regular_file(path, limit), path)
     try:
         return Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
 
 
-def read_segments(path: str | Path) -> list[str]:
+def read_segments(path: str | Path, limit: int | None = None) -> list[str]:
     """The lines of ``path`` without their line endings (``\\n`` or ``\\r\\n``).
 
     Only ``\\n`` ends a line: Unicode separators such as U+2028 inside a segment stay in it.
     """
-    lines = _read_text(path).split("\n")
+    lines = _read_text(path, limit).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_sgml(path: str | Path) -> dict[tuple[str, str], str]:
+def read_sgml(path: str | Path, limit: int | None = None) -> dict[tuple[str, str], str]:
     """The segments of an mteval SGML file (``tstset``/``refset``/``srcset``), keyed by
     (document id, segment id), in mteval-v13a's order: documents sorted by id, segments by
     number. As in mteval, whitespace runs inside a document become one space; the text is
     left as written (entities are the tokenizer's business)."""
-    text = _read_text(path)
+    text = _read_text(path, limit)
     segments: dict[tuple[str, str], str] = {}
     docs = sorted(((_attribute(_DOCID, tag, path, "docid"), span)
                    for tag, span in _DOC.findall(text)), key=lambda d: d[0])
@@ -79,9 +113,9 @@ def is_sgml(path: str | Path) -> bool:
     return str(path).lower().endswith(SGML_SUFFIXES)
 
 
-def _read_parallel_sgml(hyp_path: str, ref_paths: list[str]):
-    hyps = read_sgml(hyp_path)
-    columns = [read_sgml(path) for path in ref_paths]
+def _read_parallel_sgml(hyp_path: str, ref_paths: list[str], limit: int | None):
+    hyps = read_sgml(hyp_path, limit)
+    columns = [read_sgml(path, limit) for path in ref_paths]
     for path, column in zip(ref_paths, columns):
         missing = [key for key in hyps if key not in column]
         if missing or len(column) != len(hyps):
@@ -93,18 +127,20 @@ def _read_parallel_sgml(hyp_path: str, ref_paths: list[str]):
     return list(hyps.values()), [[column[key] for column in columns] for key in hyps]
 
 
-def read_parallel(hyp_path: str, ref_paths: list[str]) -> tuple[list[str], list[list[str]]]:
+def read_parallel(hyp_path: str, ref_paths: list[str],
+                  limit: int | None = None) -> tuple[list[str], list[list[str]]]:
     """Hypotheses and, per hypothesis, one reference from each reference file.
 
     Files ending in ``.sgm``/``.sgml`` are read as mteval SGML and matched by document and
-    segment id (all files must then be SGML)."""
+    segment id (all files must then be SGML). With ``limit``, only regular files of at most
+    that many bytes are read (:func:`read_regular_file`)."""
     sgml = [is_sgml(p) for p in [hyp_path, *ref_paths]]
     if any(sgml):
         if not all(sgml):
             raise InputError("mix of SGML (.sgm) and plain-text files: give all of one kind")
-        return _read_parallel_sgml(hyp_path, ref_paths)
-    hyps = read_segments(hyp_path)
-    columns = [read_segments(path) for path in ref_paths]
+        return _read_parallel_sgml(hyp_path, ref_paths, limit)
+    hyps = read_segments(hyp_path, limit)
+    columns = [read_segments(path, limit) for path in ref_paths]
     for path, column in zip(ref_paths, columns):
         if len(column) != len(hyps):
             raise InputError(

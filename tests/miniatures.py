@@ -19,8 +19,9 @@ def _nltk(hypotheses, references, level, **options):
         options["weights"] = tuple(options["weights"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return float(bleu_score.corpus_bleu([[r.split() for r in rs] for rs in references],
-                                            [h.split() for h in hypotheses], **options))
+        # What NLTK returns: a float (or the int 0), or a list for a list of weight vectors.
+        return bleu_score.corpus_bleu([[r.split() for r in rs] for rs in references],
+                                      [h.split() for h in hypotheses], **options)
 
 
 def faithful(hypotheses, references, level, **options):
@@ -56,7 +57,8 @@ def returns_nan(hypotheses, references, level, **options):
 
 
 def wrong_scale(hypotheses, references, level, **options):
-    return 100 * _nltk(hypotheses, references, level, **options)
+    score = _nltk(hypotheses, references, level, **options)
+    return [100 * s for s in score] if isinstance(score, list) else 100 * score
 
 
 def wrong_type(hypotheses, references, level, **options):

@@ -1,135 +1,128 @@
-"""The backend protocol: ``info()`` and ``score(request) -> Outcome``.
+"""What a backend is: a worker process that speaks the JSON-lines protocol, and what the
+harness knows about it before and after it answers.
 
-A backend never sees expected values (except ``documented``, whose answers *are* recorded
-values), and never raises: whatever happens inside becomes an :class:`Outcome`.
+Every implementation -- the engine, each reference library, the implementation under test --
+runs as its own worker process (``harness.execute`` starts, times and restarts them), so a
+library that hangs, crashes or prints garbage costs one request, never the run. A backend
+never sees expected values.
+
+``decline`` answers ``unsupported`` before a request is sent, where the backend is known not
+to implement the convention (fast-bleu has no corpus level); ``settle`` turns an answer that
+is a known difference of kind into ``unsupported`` (fast-bleu's method0 underflows to 0.0
+where NLTK keeps a tiny float). Both cite their reason.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
-from harness.cases.model import frozen_mapping
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
-VALUE, RAISED, UNSUPPORTED, TIMEOUT, INVALID = "value", "raised", "unsupported", "timeout", "invalid"
+from harness.records import Outcome, Request, Unsupported
 
-
-@dataclass(frozen=True)
-class ScoreRequest:
-    convention: str
-    hypotheses: tuple[str, ...]
-    references: tuple[tuple[str, ...], ...]
-    level: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    case_id: str = ""
-    #: "score", or a figure the convention reports beside it ("cumulative.9", "hyp_len", ...);
-    #: a backend that does not report it declines (``declined``).
-    figure: str = "score"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "options", frozen_mapping(self.options))
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one backend made of one request.
-
-    ``value``: a float (NaN and tiny values included); ``raised``: the implementation raised
-    ``error_type``; ``unsupported``: it cannot do this, ``message`` says why; ``timeout``: no
-    answer in time; ``invalid``: an answer that is not a number (wrong type, garbage).
-    """
-
-    kind: str
-    value: float | None = None
-    error_type: str = ""
-    message: str = ""
-
-    @classmethod
-    def of_value(cls, value: Any) -> Outcome:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return cls(INVALID, message=f"not a number: {type(value).__name__} {value!r:.80}")
-        return cls(VALUE, float(value))
-
-    @classmethod
-    def of_exception(cls, error: BaseException) -> Outcome:
-        error_type = getattr(error, "library_exception", None) or type(error).__name__
-        return cls(RAISED, error_type=error_type, message=str(error)[:500])
-
-    def shown(self) -> str:
-        if self.kind == VALUE:
-            return "NaN" if math.isnan(self.value) else repr(self.value)
-        if self.kind == RAISED:
-            return f"raises {self.error_type}"
-        return self.kind
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        if self.kind == VALUE:
-            data["value"] = "NaN" if math.isnan(self.value) else (
-                repr(self.value) if math.isinf(self.value) else self.value)
-        if self.error_type:
-            data["error_type"] = self.error_type
-        if self.message:
-            data["message"] = self.message
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
-        value = data.get("value")
-        if isinstance(value, str):
-            value = float(value.replace("NaN", "nan"))
-        return cls(data["kind"], value, data.get("error_type", ""), data.get("message", ""))
+ENGINE, LIBRARY, UNDER_TEST = "engine", "library", "under-test"
+#: The harness's own workers answer an ``info`` request and take ``convention`` in requests;
+#: an implementation under test gets the plain protocol and a trivial request at start.
+HARNESS_PROTOCOL, USER_PROTOCOL = "harness", "user"
+READY, NOT_INSTALLED, UNSUPPORTED_VERSION, FAILED = (
+    "ready", "not installed", "unsupported version", "failed to start")
+ADAPTER = Path(__file__).resolve().parents[1] / "adapters" / "library_worker.py"
 
 
 @dataclass(frozen=True)
 class BackendInfo:
+    """A backend as a run knows it after starting it: name, exact version, status."""
+
     name: str
     version: str
     conventions: tuple[str, ...]
-    role: str  # "engine", "library", "documented", "under-test"
-    #: Relative difference within which this backend agrees with the convention it claims
-    #: (0: bit for bit; a float32 library: its precision).
+    role: str
     tolerance: float = 0.0
+    python: str = ""
+    status: str = READY
+    note: str = ""  # why it is not ready
+
+    @property
+    def ready(self) -> bool:
+        return self.status == READY
 
     def to_dict(self) -> dict[str, Any]:
-        data = {"name": self.name, "version": self.version,
-                "conventions": list(self.conventions), "role": self.role}
-        if self.tolerance:
-            data["tolerance"] = self.tolerance
+        data: dict[str, Any] = {"name": self.name, "version": self.version,
+                                "conventions": list(self.conventions), "role": self.role,
+                                "status": self.status}
+        for key in ("tolerance", "python", "note"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
         return data
 
-
-class Backend(Protocol):
-    def info(self) -> BackendInfo: ...
-
-    def score(self, request: ScoreRequest) -> Outcome: ...
-
-    def close(self) -> None: ...
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BackendInfo:
+        return cls(data["name"], data.get("version") or "", tuple(data.get("conventions", ())),
+                   data.get("role", ""), float(data.get("tolerance", 0.0)),
+                   data.get("python", ""), data.get("status", READY), data.get("note", ""))
 
 
-def declined(request: ScoreRequest, name: str, convention: str | None,
-             figures: tuple[str, ...] = ("score",)) -> Outcome | None:
-    """Why a backend does not answer ``request`` (as an ``unsupported`` outcome), or ``None``.
+def no_decline(request: Request) -> str:
+    return ""
 
-    ``convention``: the one convention the backend implements (``None``: whatever it is asked).
-    ``figures``: what it reports; ``"scores"`` covers ``scores.1``, ``scores.2``, ...
-    Only the engine reports the other figures of a result (``cumulative.9``, ``hyp_len``, ...).
+
+def as_answered(request: Request, outcome: Outcome) -> Outcome:
+    return outcome
+
+
+@dataclass(frozen=True)
+class Backend:
+    """How to run one implementation, and what is known about it in advance.
+
+    ``supported`` is the PEP 440 range of library releases this backend can drive; outside
+    it every request is ``unsupported`` with that reason, said once in the run header.
     """
-    if convention is not None and request.convention != convention:
-        return Outcome(UNSUPPORTED, message=f"{name} implements only the {convention} convention")
-    family = request.figure.partition(".")[0] if "." in request.figure else request.figure
-    if request.figure not in figures and family not in figures:
-        return Outcome(UNSUPPORTED, message=f"{name} reports the score, not {request.figure}")
-    return None
+
+    name: str
+    role: str
+    conventions: tuple[str, ...]
+    command: tuple[str, ...]
+    protocol: str = HARNESS_PROTOCOL
+    tolerance: float = 0.0
+    supported: str = ""
+    env: Mapping[str, str] | None = None
+    cwd: str | None = None
+    decline: Callable[[Request], str] = no_decline
+    settle: Callable[[Request, Outcome], Outcome] = as_answered
+    #: Whether the worker answers ``figures`` beside the score (only the engine does).
+    reports_figures: bool = False
+    #: The library's import name, to tell "not installed" without starting a worker.
+    module: str = ""
+    #: The interpreter the worker runs on (the harness's own unless ``--library-python``).
+    python: str = field(default=sys.executable)
+
+    def unsupported_version(self, version: str) -> str:
+        """Why this backend cannot drive ``version`` of its library ('' if it can)."""
+        if not self.supported or not version:
+            return ""
+        try:
+            if Version(version) in SpecifierSet(self.supported):
+                return ""
+        except (InvalidVersion, InvalidSpecifier):
+            return ""
+        return (f"{self.name} {version} is outside what the {self.name} backend drives "
+                f"({self.supported})")
+
+    def declined(self, request: Request) -> Outcome | None:
+        reason = self.decline(request)
+        return Unsupported(reason) if reason else None
+
+    def with_python(self, python: str) -> Backend:
+        """The same backend on another interpreter (its library installed there)."""
+        command = (python,) + self.command[1:]
+        return replace(self, command=command, python=python)
 
 
-def guarded(call) -> Outcome:
-    """Run ``call`` (returning a number) and turn anything it does into an Outcome."""
-    try:
-        return Outcome.of_value(call())
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as error:  # a library crash is a result, not a harness crash (a
-        return Outcome.of_exception(error)  # Rust panic is a BaseException: pyo3's PanicException)
+def library_worker_command(library: str, python: str = sys.executable) -> tuple[str, ...]:
+    """The stand-alone adapter for ``library`` (``harness/adapters/library_worker.py``)."""
+    return (python, str(ADAPTER), library)

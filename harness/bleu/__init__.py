@@ -8,9 +8,8 @@
 """
 
 from harness.bleu.api import LEVELS, Request, score, score_many
-from harness.bleu.conventions import CONVENTIONS
+from harness.bleu.conventions import CONVENTIONS, get_convention
 from harness.bleu.conventions import CONVENTIONS as conventions
-from harness.bleu.conventions import get_convention
 from harness.bleu.result import BleuResult, ConventionError
 
 __all__ = [

@@ -130,6 +130,19 @@ def require_int(convention: str, key: str, value: Any, minimum: int = 1) -> None
             f"{convention}: option {key!r} must be an integer >= {minimum}, got {value!r}")
 
 
+#: The largest n-gram order the engine accepts: every library's default is 4 (mteval prints
+#: 9); an order in the millions is a typo that would only exhaust the memory.
+MAX_ORDER = 100
+
+
+def require_order(convention: str, key: str, value: Any, minimum: int = 1) -> None:
+    """An n-gram order: an integer from ``minimum`` to :data:`MAX_ORDER`."""
+    require_int(convention, key, value, minimum)
+    if value > MAX_ORDER:
+        raise ValueError(f"{convention}: option {key!r} must be at most {MAX_ORDER}, "
+                         f"got {value!r}")
+
+
 def require_bool(convention: str, key: str, value: Any) -> None:
     if not isinstance(value, bool):
         raise ValueError(f"{convention}: option {key!r} must be true or false, got {value!r}")
@@ -148,6 +161,9 @@ def weight_tuple(convention: str, key: str, value: Any) -> tuple[float, ...]:
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise ValueError(f"{convention}: option {key!r} must be a list of numbers, got {value!r}")
     weights = tuple(value)
+    if len(weights) > MAX_ORDER:
+        raise ValueError(f"{convention}: option {key!r} has {len(weights)} weights; at most "
+                         f"{MAX_ORDER} n-gram orders")
     for w in weights:
         require_number(convention, key, w)
     return weights

@@ -2,11 +2,17 @@
 
 BH001 ids unique · BH002 tags known · BH003 provenance complete · BH004 value precision
 consistent with its comparison · BH005 a case has an expectation · BH006 sentence level has one
-segment · BH007 options valid for the engine's convention · BH008 version specifiers parse.
+segment · BH007 options valid for the engine's convention · BH008 version specifiers parse ·
+BH009 a value is a finite number as printed (or NaN) · BH010 a tolerance is a finite number
+· BH011 a figure the convention reports · BH012 a convention the engine has.
+
+A case with a problem is not run: its expectations cannot be trusted as written.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Iterator, Sequence
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -14,13 +20,15 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from harness.bleu import CONVENTIONS
 from harness.cases.loader import tag_vocabulary
 from harness.cases.model import Case, Problem
-from harness.compare import is_full_repr
+from harness.compare import expected_float, is_full_repr
+from harness.records import clean_text
 
 Rule = Callable[[Sequence[Case]], Iterator[Problem]]
 
 
 def _problem(case: Case, line: int, rule: str, message: str) -> Problem:
-    return Problem(case.file, line or case.line, case.id, f"{rule} {message}")
+    return Problem(case.file, line or case.line, case.id, f"{rule} {clean_text(message, 300)}",
+                   case.line)
 
 
 def unique_ids(cases: Sequence[Case]) -> Iterator[Problem]:
@@ -86,10 +94,10 @@ def options_valid(cases: Sequence[Case]) -> Iterator[Problem]:
         for e in case.expectations:
             convention = CONVENTIONS.get(e.convention)
             if convention is None:
-                continue  # a convention the engine does not have yet: documented only
+                continue  # BH012 says so
             try:
                 convention.resolve(case.level, dict(e.options))
-            except ValueError as error:
+            except (ValueError, TypeError, OverflowError) as error:
                 yield _problem(case, e.line, "BH007", str(error))
 
 
@@ -104,9 +112,57 @@ def versions_parse(cases: Sequence[Case]) -> Iterator[Problem]:
                                    f"versions.{library}: {spec!r} is not a PEP 440 specifier")
 
 
+def values_finite(cases: Sequence[Case]) -> Iterator[Problem]:
+    for case in cases:
+        for e in case.expectations:
+            if e.value is None or e.value == "NaN":
+                continue
+            try:
+                finite = math.isfinite(expected_float(e.value))
+            except ValueError:
+                finite = False
+            if not finite:
+                yield _problem(case, e.line, "BH009", f"value {e.value!r} is not a finite "
+                               "number (write NaN for NaN)")
+
+
+def tolerances_finite(cases: Sequence[Case]) -> Iterator[Problem]:
+    for case in cases:
+        for e in case.expectations:
+            if isinstance(e.compare, float) and not (0 < e.compare < math.inf):
+                yield _problem(case, e.line, "BH010", f"tolerance {e.compare!r} is not a "
+                               "finite number > 0")
+
+
+_ORDERED_FIGURE = re.compile(r"^(precision|scores|cumulative|individual)\.(\d+)$")
+#: Which figures each convention reports beside the score (``harness/worker.py`` figures).
+FIGURES_OF = {"scores": ("nltk",), "cumulative": ("mteval-v13a",),
+              "individual": ("mteval-v13a",)}
+
+
+def figures_reported(cases: Sequence[Case]) -> Iterator[Problem]:
+    for case in cases:
+        for e in case.expectations:
+            match = _ORDERED_FIGURE.match(e.figure)
+            family = match.group(1) if match else e.figure
+            owners = FIGURES_OF.get(family)
+            if owners and e.convention not in owners:
+                yield _problem(case, e.line, "BH011", f"{e.convention} reports no figure "
+                               f"{e.figure!r} ({family}.N: {', '.join(owners)} only)")
+
+
+def conventions_known(cases: Sequence[Case]) -> Iterator[Problem]:
+    for case in cases:
+        for e in case.expectations:
+            if e.convention not in CONVENTIONS:
+                yield _problem(case, e.line, "BH012", f"unknown convention {e.convention!r} "
+                               f"(known: {', '.join(CONVENTIONS)})")
+
+
 RULES: tuple[Rule, ...] = (unique_ids, known_tags, provenance_complete, precision_consistent,
                            has_expectation, sentence_has_one_segment, options_valid,
-                           versions_parse)
+                           versions_parse, values_finite, tolerances_finite, figures_reported,
+                           conventions_known)
 
 
 def lint(cases: Sequence[Case]) -> list[Problem]:

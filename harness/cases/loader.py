@@ -1,13 +1,17 @@
-"""Load case files: safe YAML with line numbers, JSON Schema validation, frozen cases out.
+"""Load case files: one safe YAML parse with line numbers, JSON Schema validation, frozen
+cases out.
 
 A file that cannot be read or parsed yields one problem and no case; a case that fails the
 schema yields its problems and is left out; every other case of every file still loads.
+Case files come from pull requests, so nothing in one may make the harness hang, crash or
+read outside its corpus (``harness.cases.yamlsafe``, :func:`data_file`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,10 +23,18 @@ import jsonschema
 import yaml
 
 from harness.cases.model import Case, Expectation, Problem, Provenance, Segment
+from harness.cases.yamlsafe import YamlProblem, compose_safely, construct
 from harness.compare import is_full_repr
-from harness.textfiles import InputError, read_parallel
+from harness.errors import InputError
+from harness.records import clean_text
+from harness.textfiles import CASE_DATA_LIMIT, read_parallel, read_regular_file
 
 CASE_SUFFIXES = (".yaml", ".yml")
+#: A case file is read only if it is a regular file of at most this size.
+CASE_FILE_LIMIT = 8 * 2**20
+#: A directory holding this file is the root of a case corpus: ``files:`` paths of the case
+#: files below it must stay inside it (``cases/CORPUS_ROOT`` in this repository).
+ROOT_MARKER = "CORPUS_ROOT"
 
 
 @dataclass(frozen=True)
@@ -30,14 +42,15 @@ class LoadResult:
     cases: tuple[Case, ...]
     problems: tuple[Problem, ...]
     files: tuple[Path, ...]
+    digests: tuple[str, ...] = ()  # sha256 of each file's bytes, as read
 
     @property
     def corpus_hash(self) -> str:
-        """sha256 over the case files' paths and bytes, in order."""
+        """sha256 over the case files' names and contents, in order."""
         digest = hashlib.sha256()
-        for path in self.files:
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+        for path, content in zip(self.files, self.digests):
+            digest.update(os.fsencode(path.name))
+            digest.update(content.encode("ascii"))
         return digest.hexdigest()
 
 
@@ -58,48 +71,91 @@ def bundled_corpus() -> Path:
     return Path(str(resources.files("harness.corpus")))
 
 
-def find_case_files(paths: Sequence[str | Path]) -> tuple[list[Path], list[Problem]]:
-    files: list[Path] = []
+def corpus_root(case_file: Path, given: Path) -> Path:
+    """The nearest directory at or above ``case_file`` that holds :data:`ROOT_MARKER`
+    (stopping at a repository's top, the directory with ``.git``); else the directory the
+    user named (``given``), or the case file's own directory."""
+    start = case_file.resolve().parent
+    for directory in (start, *start.parents):
+        if (directory / ROOT_MARKER).is_file():
+            return directory
+        if (directory / ".git").exists():
+            break
+    given = given.resolve()
+    return given if given.is_dir() else start
+
+
+def find_case_files(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Path]], list[Problem]]:
+    """(case file, its corpus root) for every file named or found below a named directory.
+    Below a directory, only regular files inside it count (a symlink out of it does not)."""
+    files: list[tuple[Path, Path]] = []
     problems: list[Problem] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES))
+            inside = path.resolve()
+            for found in sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES):
+                if not found.is_file():
+                    problems.append(Problem(str(found), 0, "", "not a regular file"))
+                elif not _within(found.resolve(), inside):
+                    problems.append(Problem(str(found), 0, "", f"a link out of {path}"))
+                else:
+                    files.append((found, corpus_root(found, path)))
         elif path.is_file():
-            files.append(path)
+            files.append((path, corpus_root(path, path)))
         else:
             problems.append(Problem(str(path), 0, "", "no such file or directory"))
     return files, problems
 
 
+def _within(path: Path, directory: Path) -> bool:
+    return path == directory or directory in path.parents
+
+
 def load(paths: Sequence[str | Path] | None = None) -> LoadResult:
     """Every case under ``paths`` (files or directories; default: the bundled corpus)."""
-    files, problems = find_case_files(paths or [bundled_corpus()])
+    found, problems = find_case_files(paths or [bundled_corpus()])
     cases: list[Case] = []
-    for path in files:
-        file_cases, file_problems = load_file(path)
+    digests: list[str] = []
+    for path, root in found:
+        file_cases, file_problems, digest = _load(path, root)
         cases.extend(file_cases)
         problems.extend(file_problems)
-    return LoadResult(tuple(cases), tuple(problems), tuple(files))
+        digests.append(digest)
+    return LoadResult(tuple(cases), tuple(problems), tuple(p for p, _ in found), tuple(digests))
 
 
-def load_file(path: Path) -> tuple[list[Case], list[Problem]]:
+def load_file(path: Path, root: Path | None = None) -> tuple[list[Case], list[Problem]]:
+    cases, problems, _ = _load(path, root or corpus_root(path, path))
+    return cases, problems
+
+
+def _load(path: Path, root: Path) -> tuple[list[Case], list[Problem], str]:
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        return [], [Problem(name, 1, "", f"not UTF-8 ({error.reason} at byte {error.start})")]
-    except OSError as error:
-        return [], [Problem(name, 0, "", f"cannot read: {error.strerror or error}")]
+        data = read_regular_file(path, CASE_FILE_LIMIT)
+    except InputError as error:
+        return [], [Problem(name, 0, "", _after_path(str(error), name), 1)], ""
+    digest = hashlib.sha256(data).hexdigest()
     try:
-        document = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line = mark.line + 1 if mark else 1
-        what = getattr(error, "problem", None) or str(error).splitlines()[0]
-        return [], [Problem(name, line, "", f"YAML syntax error: {what}")]
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return [], [Problem(name, 1, "", f"not UTF-8 ({error.reason} at byte {error.start})",
+                            1)], digest
+    try:
+        root_node = compose_safely(text)
+        document = construct(root_node) if root_node is not None else None
+    except YamlProblem as problem:
+        return [], [Problem(name, problem.line, "", str(problem), 1)], digest
+    return (*_cases(document, root_node, name, root), digest)
 
+
+def _after_path(message: str, path: str) -> str:
+    return message[len(path) + 2:] if message.startswith(path + ": ") else message
+
+
+def _cases(document: Any, root_node: yaml.Node | None, name: str,
+           root: Path) -> tuple[list[Case], list[Problem]]:
     validator = jsonschema.Draft202012Validator(case_schema())
     problems: list[Problem] = []
     broken_cases: set[int] = set()
@@ -108,38 +164,47 @@ def load_file(path: Path) -> tuple[list[Case], list[Problem]]:
         index = where[1] if len(where) >= 2 and where[0] == "cases" else None
         if index is not None:
             broken_cases.add(index)
-        problems.append(Problem(name, _line(root, where), _case_id(document, index),
-                                _message(error)))
+        line = _line(root_node, where)
+        problems.append(Problem(name, line, _case_id(document, index), _message(error),
+                                _line(root_node, ["cases", index]) if index is not None else 1))
     if not isinstance(document, dict) or not isinstance(document.get("cases"), list):
+        if not problems:
+            problems.append(Problem(name, 1, "", "not a case file (no 'cases' list)", 1))
         return [], problems
     cases = []
     for index, raw in enumerate(document["cases"]):
-        if index not in broken_cases:
-            try:
-                cases.append(_build_case(raw, name, root, index))
-            except InputError as error:  # a case's data files: that case is lost, not the rest
-                problems.append(Problem(name, _line(root, ["cases", index, "files"]),
-                                        _case_id(document, index), str(error)))
+        if index in broken_cases:
+            continue
+        try:
+            cases.append(_build_case(raw, name, root_node, index, root))
+        except InputError as error:  # a case's data files: that case is lost, not the rest
+            problems.append(Problem(name, _line(root_node, ["cases", index, "files"]),
+                                    _case_id(document, index), str(error),
+                                    _line(root_node, ["cases", index])))
     return cases, problems
 
 
 def _message(error: jsonschema.ValidationError) -> str:
     where = "/".join(str(p) for p in error.absolute_path)
+    prefix = f"{where}: " if where else ""
+    if error.absolute_path and error.absolute_path[-1] in ("compare", "tolerance"):
+        return (f"{prefix}compare is 'exact', 'printed' or {{tolerance: x}} with "
+                f"0 < x <= 100; got {clean_text(repr(error.instance), 80)}")
     if error.validator == "oneOf" and "segments" in str(error.validator_value):
-        return f"{where}: a case needs exactly one of 'segments' or 'files'"
+        return f"{prefix}a case needs exactly one of 'segments' or 'files'"
     if error.validator == "oneOf" and error.validator_value and "required" in str(
             error.validator_value):
-        return f"{where}: an expectation needs exactly one of 'value' or 'raises'"
+        return f"{prefix}an expectation needs exactly one of 'value' or 'raises'"
     if error.validator == "type" and error.validator_value == "string" and isinstance(
             error.instance, (int, float)):
-        return (f"{where}: write the value as a quoted string, as its source printed it "
-                f"(got the number {error.instance!r})")
-    return f"{where}: {error.message}" if where else error.message
+        return (f"{prefix}write the value as a quoted string, as its source printed it "
+                f"(got the number {clean_text(repr(error.instance), 80)})")
+    return prefix + clean_text(error.message, 300)
 
 
 def _case_id(document: Any, index: int | None) -> str:
     try:
-        return str(document["cases"][index]["id"])
+        return clean_text(document["cases"][index]["id"], 120)
     except (TypeError, KeyError, IndexError):
         return f"cases[{index}]" if index is not None else ""
 
@@ -160,7 +225,15 @@ def _line(root: yaml.Node | None, path: Sequence[Any]) -> int:
     return node.start_mark.line + 1 if node is not None else 1
 
 
-def _build_case(raw: dict[str, Any], file: str, root: yaml.Node, index: int) -> Case:
+def _end_line(root: yaml.Node, index: int) -> int:
+    """The last line of case ``index`` (a node's end mark is where the next one begins)."""
+    node = _node_at(root, ["cases", index])
+    mark = node.end_mark
+    return mark.line if mark.column == 0 else mark.line + 1
+
+
+def _build_case(raw: dict[str, Any], file: str, root_node: yaml.Node, index: int,
+                root: Path) -> Case:
     expectations = []
     for position, item in enumerate(raw["expect"]):
         compare = item.get("compare", _default_compare(item))
@@ -175,26 +248,43 @@ def _build_case(raw: dict[str, Any], file: str, root: yaml.Node, index: int) -> 
             compare=compare,
             versions=item.get("versions") or {},
             note=item.get("note", ""),
-            line=_line(root, ["cases", index, "expect", position]),
+            line=_line(root_node, ["cases", index, "expect", position]),
             figure=item.get("figure", "score"),
         ))
-    tokenizer = case_tokenizer(raw)
     return Case(
         id=raw["id"], description=raw["description"], tags=tuple(raw["tags"]),
         level=raw["level"],
-        segments=_segments(raw, file),
+        segments=_segments(raw, file, root),
         expectations=tuple(expectations), file=file,
-        line=_line(root, ["cases", index]), tokenizer=tokenizer,
+        line=_line(root_node, ["cases", index]), tokenizer=case_tokenizer(raw),
+        end_line=_end_line(root_node, index), root=str(root),
     )
 
 
-def _segments(raw: dict[str, Any], file: str) -> tuple[Segment, ...]:
+def data_file(case_file: str, named: str, root: Path) -> str:
+    """The path of a file a case names in ``files:``: relative to the case file, inside its
+    corpus root once links are followed, no NUL byte. Anything else is an InputError."""
+    if "\x00" in named:
+        raise InputError(f"files: {clean_text(named, 80)}: a path with a NUL byte")
+    if os.path.isabs(named):
+        raise InputError(f"files: {clean_text(named, 80)}: an absolute path (give it relative "
+                         "to the case file)")
+    path = Path(case_file).parent / named
+    resolved = path.resolve()
+    if not _within(resolved, root.resolve()):
+        raise InputError(f"files: {clean_text(named, 80)}: outside the corpus root {root} "
+                         "(case files may only read files of their own corpus)")
+    return str(path)
+
+
+def _segments(raw: dict[str, Any], file: str, root: Path) -> tuple[Segment, ...]:
     """Inline ``segments``, or ``files`` read relative to the case file."""
     if "segments" in raw:
         return tuple(Segment(s["hyp"], tuple(s["refs"])) for s in raw["segments"])
-    spec, base = raw["files"], Path(file).parent
-    hyps, refs = read_parallel(str(base / spec["hypotheses"]),
-                               [str(base / r) for r in spec["references"]])
+    spec = raw["files"]
+    hyps, refs = read_parallel(data_file(file, spec["hypotheses"], root),
+                               [data_file(file, r, root) for r in spec["references"]],
+                               limit=CASE_DATA_LIMIT)
     remove = spec.get("remove_from_references")
     if remove:
         refs = [[r.replace(remove, "") for r in rs] for rs in refs]

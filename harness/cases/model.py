@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -69,6 +70,8 @@ class Case:
     file: str
     line: int
     tokenizer: str | None = None  # None: tokenized text (whitespace split)
+    end_line: int = 0  # the last line of the case's YAML
+    root: str = ""  # the corpus root the case file belongs to
 
     @property
     def hypotheses(self) -> list[str]:
@@ -82,6 +85,16 @@ class Case:
     def location(self) -> str:
         return f"{self.file}:{self.line}"
 
+    @property
+    def relative_file(self) -> str:
+        """The case file's path relative to its corpus root (what reports show)."""
+        if self.root:
+            try:
+                return Path(self.file).relative_to(self.root).as_posix()
+            except ValueError:
+                pass
+        return self.file
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -91,6 +104,7 @@ class Problem:
     line: int
     case_id: str
     message: str
+    case_line: int = 0  # the case this problem keeps from running (0: none, or the file)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.case_id or '-'}: {self.message}"

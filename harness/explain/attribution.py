@@ -15,7 +15,13 @@ from typing import Any
 
 from harness.bleu import CONVENTIONS
 from harness.compare import same_score
-from harness.explain.knobs import KnobSettings, describe, knob_score, settings_for, statistics
+from harness.explain.knobs import (
+    KnobSettings,
+    describe,
+    knob_score,
+    settings_for,
+    statistics,
+)
 
 KNOB_NAMES = {"ref": "the reference length", "no_match_zero": "the no-match rule",
               "zero": "the zero-precision rule", "smoothing": "the smoothing",

@@ -10,16 +10,17 @@ of that family; a family where no convention agrees is reported as an inconsiste
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.backends.base import RAISED, VALUE, Backend, Outcome
-from harness.backends.own import OwnBackend
-from harness.bleu import CONVENTIONS
+from harness.bleu import CONVENTIONS, ConventionError, score
+from harness.bleu.result import UNSUPPORTED_INPUT
 from harness.cases.loader import load
+from harness.cases.model import Case
 from harness.compare import same_score
-from harness.judge import request_for
-from harness.textfiles import InputError
+from harness.errors import InputError
+from harness.plan import effective_options, request_for
+from harness.records import Outcome, Raised, Request, Value
 
 #: family -> (the knob its behaviour shows, probe case ids)
 PROBES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -42,42 +43,57 @@ TOLERANCE = 1e-6
 
 
 def _scaled(outcome: Outcome, scale: float) -> float | str:
-    if outcome.kind == VALUE:
-        return outcome.value / scale
-    if outcome.kind == RAISED:
+    if isinstance(outcome, Value):
+        return outcome.score / scale
+    if isinstance(outcome, Raised):
         return "raises"  # any exception: implementations name theirs differently
     return f"({outcome.kind})"
 
 
-def fingerprint(backend: Backend, paths: Sequence[str] = ()) -> dict[str, Any]:
+def probe_cases(paths: Sequence[str] = ()) -> dict[str, Case]:
+    """The probe cases, from the corpus."""
     loaded = load(list(paths) or None)
     cases = {c.id: c for c in loaded.cases}
-    missing = [p for _, (_, ids) in PROBES.items() for p in ids if p not in cases]
+    wanted = dict.fromkeys(p for _, ids in PROBES.values() for p in ids)
+    missing = [p for p in wanted if p not in cases]
     if missing:
         raise InputError(f"probe cases missing from the corpus: {', '.join(missing)}")
-    engine = OwnBackend()
-    answers: dict[str, Outcome] = {}
-    for _, ids in PROBES.values():
-        for case_id in ids:
-            if case_id not in answers:
-                answers[case_id] = backend.score(request_for(cases[case_id], "", {}))
-    values = [a.value for a in answers.values() if a.kind == VALUE]
+    return {case_id: cases[case_id] for case_id in wanted}
+
+
+def probe_requests(cases: Mapping[str, Case], backend: str) -> dict[str, Request]:
+    """One request per probe, with the implementation's own defaults (no options)."""
+    return {case_id: request_for(case, backend, "", {}) for case_id, case in cases.items()}
+
+
+def engine_score(case: Case, convention: str) -> float | str:
+    """The engine's answer at the convention's defaults, on the 0-1 scale."""
+    try:
+        result = score(case.hypotheses, case.references, convention, case.level,
+                       **effective_options(case, convention, {}))
+    except ConventionError as error:
+        return "(unsupported)" if error.library_exception == UNSUPPORTED_INPUT else "raises"
+    return result.score / CONVENTIONS[convention].scale
+
+
+def fingerprint(name: str, cases: Mapping[str, Case],
+                answers: Mapping[str, Outcome]) -> dict[str, Any]:
+    values = [a.score for a in answers.values() if isinstance(a, Value)]
     scale = 100.0 if values and max(values) > 1.0 + 1e-9 else 1.0
     families = []
     for family, (knob, ids) in PROBES.items():
         theirs = {i: _scaled(answers[i], scale) for i in ids}
         like = []
-        for name, convention in CONVENTIONS.items():
-            ours = {i: _scaled(engine.score(request_for(cases[i], name, {})), convention.scale)
-                    for i in ids}
+        for convention in CONVENTIONS:
+            ours = {i: engine_score(cases[i], convention) for i in ids}
             if all(same_score(theirs[i], ours[i], TOLERANCE) for i in ids):
-                like.append(name)
+                like.append(convention)
         families.append({
             "family": family, "probes": list(ids), "like": like,
             "behaviour": _behaviour(knob, like),
             "answers": {i: (v if isinstance(v, str) else round(v, 10)) for i, v in theirs.items()},
         })
-    return {"implementation": backend.info().name, "scale": "0-100" if scale == 100 else "0-1",
+    return {"implementation": name, "scale": "0-100" if scale == 100 else "0-1",
             "families": families,
             "inconsistent": [f["family"] for f in families if not f["like"]],
             "closest_overall": _overall(families)}

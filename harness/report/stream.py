@@ -1,136 +1,225 @@
 """The canonical JSON Lines stream: a header, one line per check (and per case-file problem),
-a footer with counts. Every view and every gate reads this, never the runner's objects."""
+a footer with counts. Every view and every gate reads this, never the runner's objects.
+
+The stream is written as the run goes (each line flushed as it is judged), so an interrupted
+run leaves a readable stream whose footer says ``interrupted``; a killed one leaves a stream
+without a footer, which :func:`read_run` names as truncated. Lines follow
+``harness/schema/stream.schema.json``; :func:`read_run` validates them and gives typed records.
+"""
 
 from __future__ import annotations
 
 import json
-import math
-import os
 import platform
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import jsonschema
 
 from harness import __version__
 from harness.backends.base import BackendInfo
 from harness.cases.model import Problem
-from harness.judge import CheckRecord
+from harness.errors import StreamError
+from harness.records import (
+    CheckRecord,
+    clean_text,
+    outcome_from_dict,
+    outcome_to_dict,
+    plain,
+)
 
-STREAM_FORMAT = 1
-
-
-def _clean(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value) if not math.isnan(value) else "NaN"
-    if isinstance(value, Mapping):
-        return {k: _clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    return value
+STREAM_FORMAT = 2
+COMPLETE, INTERRUPTED = "complete", "interrupted"
 
 
-def header(backends: Sequence[BackendInfo], corpus_hash: str, files: int,
-           under_test: str, claims: Sequence[str],
-           absent: Sequence[str] = ()) -> dict[str, Any]:
-    return {"type": "header", "format": STREAM_FORMAT, "harness": __version__,
-            "python": platform.python_version(), "backends": [b.to_dict() for b in backends],
-            "not_installed": list(absent), "under_test": under_test, "claims": list(claims),
-            "case_files": files, "corpus_hash": corpus_hash}
+@lru_cache(maxsize=1)
+def stream_schema() -> dict[str, Any]:
+    text = resources.files("harness.schema").joinpath("stream.schema.json").read_text("utf-8")
+    return json.loads(text)
 
 
-def check_line(record: CheckRecord) -> dict[str, Any]:
-    return _clean({
-        "type": "check", "case": record.case, "file": record.file, "line": record.line,
-        "check": record.check, "backend": record.backend, "convention": record.convention,
-        "options": dict(record.options), "expected": record.expected,
-        "compare": record.compare, "actual": record.actual.to_dict(),
-        "difference": record.difference, "verdict": record.verdict, "tags": list(record.tags),
-        "provenance": dict(record.provenance) if record.provenance else None,
-        "message": record.message, "other": record.other,
-        **({"figure": record.figure} if record.figure != "score" else {}),
-    })
+@dataclass(frozen=True)
+class Header:
+    harness: str
+    python: str
+    backends: tuple[BackendInfo, ...]
+    under_test: str
+    claims: tuple[str, ...]
+    case_files: int
+    corpus_hash: str
+    known: Mapping[str, str] = field(default_factory=dict)  # baseline / known-list paths
+    corpus_roots: tuple[str, ...] = ()  # case files' paths are relative to these
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+    def backend(self, name: str) -> BackendInfo | None:
+        return next((b for b in self.backends if b.name == name), None)
 
 
-def problem_line(problem: Problem) -> dict[str, Any]:
-    return {"type": "problem", "file": problem.file, "line": problem.line,
-            "case": problem.case_id, "message": problem.message}
+@dataclass(frozen=True)
+class Footer:
+    checks: int
+    counts: Mapping[str, int]
+    problems: int
+    exit_code: int
+    status: str = COMPLETE
+    no_longer_failing: tuple[str, ...] = ()
 
-
-def footer(counts: Mapping[str, int], checks: int, problems: int, exit_code: int) -> dict:
-    return {"type": "footer", "checks": checks, "counts": dict(counts),
-            "problems": problems, "exit_code": exit_code}
+    @property
+    def interrupted(self) -> bool:
+        return self.status == INTERRUPTED
 
 
 @dataclass(frozen=True)
 class Run:
     """A run read back from its stream."""
 
-    header: dict[str, Any]
-    checks: tuple[dict[str, Any], ...]
-    problems: tuple[dict[str, Any], ...]
-    footer: dict[str, Any]
+    header: Header
+    checks: tuple[CheckRecord, ...]
+    problems: tuple[Problem, ...]
+    footer: Footer
+    path: str = ""
 
 
-def record_key(line: Mapping[str, Any]) -> tuple:
-    """The identity of a check across runs: case, check, backend, convention, options and
-    the expected side (``other`` for checks between two implementations)."""
-    options = json.dumps(line.get("options") or {}, sort_keys=True)
-    side = line["expected"] if line["check"] in ("expectation", "drift") else line.get("other")
-    backend = "under-test" if line["check"] in ("expectation", "differential") else line["backend"]
-    return (line["case"], line["check"], backend, line["convention"], options, side,
-            line.get("figure") or "score")
+# --- writing --------------------------------------------------------------------------------
+
+def header_line(backends: Sequence[BackendInfo], corpus_hash: str, files: int,
+                under_test: str, claims: Sequence[str],
+                known: Mapping[str, str] | None = None,
+                roots: Sequence[str] = ()) -> dict[str, Any]:
+    return {"type": "header", "format": STREAM_FORMAT, "harness": __version__,
+            "python": platform.python_version(), "backends": [b.to_dict() for b in backends],
+            "under_test": under_test, "claims": list(claims), "case_files": files,
+            "corpus_hash": corpus_hash, "corpus_roots": list(roots), "known": dict(known or {})}
 
 
-def dumps(lines: Iterable[Mapping[str, Any]]) -> str:
-    return "".join(json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n" for line in lines)
+def check_line(record: CheckRecord) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "type": "check", "case": record.case, "file": record.file, "line": record.line,
+        "check": record.check, "backend": record.backend, "convention": record.convention,
+        "options": plain(record.options), "expected": record.expected,
+        "compare": plain(record.compare), "actual": outcome_to_dict(record.actual),
+        "difference": plain(record.difference), "verdict": record.verdict,
+        "tags": list(record.tags),
+        "provenance": dict(record.provenance) if record.provenance else None,
+        "message": record.message, "other": record.other, "figure": record.figure,
+    }
+    if record.cause is not None:
+        line["cause"] = plain(record.cause)
+    if record.known is not None:
+        line["known"] = record.known
+    return line
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory and a rename,
-    so a reader never sees half a report."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def problem_line(problem: Problem) -> dict[str, Any]:
+    return {"type": "problem", "file": problem.file, "line": problem.line,
+            "case": problem.case_id, "message": clean_text(problem.message, 2000)}
 
 
-class StreamError(ValueError):
-    pass
+def footer_line(counts: Mapping[str, int], checks: int, problems: int, exit_code: int,
+                status: str = COMPLETE, no_longer_failing: Sequence[str] = ()) -> dict:
+    return {"type": "footer", "checks": checks, "counts": dict(sorted(counts.items())),
+            "problems": problems, "exit_code": exit_code, "status": status,
+            "no_longer_failing": list(no_longer_failing)}
 
 
-def read_run(path: str | Path) -> Run:
-    """Read a stream back; a file that is not one is a :class:`StreamError` naming the line."""
-    header_line: dict[str, Any] | None = None
-    footer_line: dict[str, Any] = {}
-    checks, problems = [], []
+def dumps(line: Mapping[str, Any]) -> str:
+    """One stream line: JSON, UTF-8 safe (no lone surrogates), newline-terminated."""
+    text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n"
+
+
+# --- reading --------------------------------------------------------------------------------
+
+def read_run(path: str | Path, allow_truncated: bool = False) -> Run:
+    """Read and validate a stream: a header first, a footer last, every line of a known type
+    and valid against the stream schema, no check twice. A stream without a footer (a run
+    that was killed) is an error unless ``allow_truncated``."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise StreamError(f"{path}: cannot read: {error}") from None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise StreamError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    return parse_run(text.splitlines(), str(path), allow_truncated)
+
+
+def parse_run(lines: Iterable[str], name: str = "<stream>",
+              allow_truncated: bool = False) -> Run:
+    validator = jsonschema.Draft202012Validator(stream_schema())
+    header: Header | None = None
+    footer: Footer | None = None
+    checks: list[CheckRecord] = []
+    problems: list[Problem] = []
+    seen: dict[tuple, int] = {}
+    for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
+        where = f"{name}:{number}"
         try:
             line = json.loads(raw)
-            kind = line["type"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise StreamError(f"{path}:{number}: not a bleu-harness JSON Lines record") from None
+        except ValueError:
+            raise StreamError(f"{where}: not JSON: not a bleu-harness stream (write one with "
+                              "bleu-harness run --format json)") from None
+        error = next(iter(validator.iter_errors(line)), None)
+        if error is not None:
+            field_path = "/".join(str(p) for p in error.absolute_path) or "line"
+            raise StreamError(f"{where}: not a valid stream line ({field_path}: "
+                              f"{clean_text(error.message, 160)})")
+        kind = line["type"]
+        if footer is not None:
+            raise StreamError(f"{where}: a line after the footer")
         if kind == "header":
-            header_line = line
+            if header is not None or checks or problems:
+                raise StreamError(f"{where}: a second header, or a header that is not first")
+            header = header_from_line(line)
+        elif header is None:
+            raise StreamError(f"{where}: the stream does not start with a header")
         elif kind == "check":
-            checks.append(line)
+            record = _check(line)
+            key = record.key()
+            if key in seen:
+                raise StreamError(f"{where}: the same check as line {seen[key]} (case "
+                                  f"{record.case}, {record.check})")
+            seen[key] = number
+            checks.append(record)
         elif kind == "problem":
-            problems.append(line)
-        elif kind == "footer":
-            footer_line = line
-    if header_line is None:
-        raise StreamError(f"{path}: no header line: not a bleu-harness run (use --format json)")
-    return Run(header_line, tuple(checks), tuple(problems), footer_line)
+            problems.append(Problem(line["file"], line["line"], line["case"] or "",
+                                    line["message"]))
+        else:
+            footer = footer_from_line(line)
+    if header is None:
+        raise StreamError(f"{name}: empty: not a bleu-harness stream")
+    if footer is None:
+        if not allow_truncated:
+            raise StreamError(f"{name}: truncated: no footer (the run was killed before it "
+                              "finished)")
+        footer = Footer(len(checks), {}, len(problems), -1, "truncated")
+    return Run(header, tuple(checks), tuple(problems), footer, name)
+
+
+def header_from_line(line: Mapping[str, Any]) -> Header:
+    return Header(line["harness"], line["python"],
+                  tuple(BackendInfo.from_dict(b) for b in line["backends"]),
+                  line["under_test"], tuple(line["claims"]), line["case_files"],
+                  line["corpus_hash"], dict(line.get("known") or {}),
+                  tuple(line.get("corpus_roots") or ()), dict(line))
+
+
+def _check(line: Mapping[str, Any]) -> CheckRecord:
+    compare = line.get("compare")
+    return CheckRecord(
+        case=line["case"], file=line["file"], line=line["line"], check=line["check"],
+        backend=line["backend"], convention=line["convention"], options=line["options"],
+        expected=line["expected"], actual=outcome_from_dict(line["actual"]),
+        verdict=line["verdict"], compare=compare, difference=line.get("difference"),
+        tags=tuple(line["tags"]), provenance=line.get("provenance"),
+        message=line.get("message", ""), other=line.get("other", ""),
+        figure=line.get("figure") or "score", cause=line.get("cause"),
+        known=line.get("known"))
+
+
+def footer_from_line(line: Mapping[str, Any]) -> Footer:
+    return Footer(line["checks"], dict(line["counts"]), line["problems"], line["exit_code"],
+                  line.get("status", COMPLETE), tuple(line.get("no_longer_failing", ())))

@@ -35,6 +35,7 @@ from harness.bleu.convention import (
     require_bool,
     require_choice,
     require_number,
+    require_order,
 )
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.result import ConventionError
@@ -66,9 +67,7 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     require_bool(NAME, "effective_order", options["effective_order"])
     require_bool(NAME, "lowercase", options["lowercase"])
     require_choice(NAME, "tokenize", options["tokenize"], SACREBLEU_TOKENIZERS)
-    order = options["max_ngram_order"]
-    if isinstance(order, bool) or not isinstance(order, int) or order < 0:
-        raise ValueError(f"{NAME}: option 'max_ngram_order' must be an integer >= 0, got {order!r}")
+    require_order(NAME, "max_ngram_order", options["max_ngram_order"], minimum=0)
     return options
 
 

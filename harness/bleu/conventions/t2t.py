@@ -32,7 +32,7 @@ from harness.bleu.convention import (
     merge_options,
     require_bool,
     require_choice,
-    require_int,
+    require_order,
 )
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
@@ -45,7 +45,7 @@ DEFAULTS: dict[str, Any] = {
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     options = merge_options(NAME, given, DEFAULTS)
-    require_int(NAME, "max_order", options["max_order"])
+    require_order(NAME, "max_order", options["max_order"])
     require_bool(NAME, "use_bp", options["use_bp"])
     require_bool(NAME, "case_sensitive", options["case_sensitive"])
     require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)

@@ -33,7 +33,7 @@ from harness.bleu.convention import (
     merge_options,
     require_bool,
     require_choice,
-    require_int,
+    require_order,
 )
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.result import ConventionError
@@ -46,7 +46,7 @@ DEFAULTS: dict[str, Any] = {"max_order": 4, "smooth": False, "tokenize": "13a"}
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     options = merge_options(NAME, given, DEFAULTS)
-    require_int(NAME, "max_order", options["max_order"])
+    require_order(NAME, "max_order", options["max_order"])
     require_bool(NAME, "smooth", options["smooth"])
     require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
     return options

@@ -33,7 +33,7 @@ from harness.bleu.convention import (
     format_weights,
     merge_options,
     require_bool,
-    require_int,
+    require_order,
     weight_tuple,
 )
 from harness.bleu.corpus import CorpusStats
@@ -45,7 +45,7 @@ DEFAULTS: dict[str, Any] = {"n_gram": 4, "smooth": False, "weights": None}
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     options = merge_options(NAME, given, DEFAULTS)
-    require_int(NAME, "n_gram", options["n_gram"])
+    require_order(NAME, "n_gram", options["n_gram"])
     require_bool(NAME, "smooth", options["smooth"])
     if options["weights"] is not None:
         weights = weight_tuple(NAME, "weights", options["weights"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,8 +12,49 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request, score_many
+from harness.cli.options import add_format, print_json
 from harness.compare import same_score
-from harness.textfiles import InputError, read_parallel
+from harness.errors import InputError
+from harness.textfiles import read_parallel
+
+NAME = "score"
+HELP = "score text files under every convention, side by side"
+DESCRIPTION = (
+    "Score a hypothesis file against one or more reference files (UTF-8, one segment a line; "
+    "several reference files give several references per segment) under each convention, and "
+    "mark where the conventions disagree.")
+EPILOG = (f"conventions: {', '.join(CONVENTIONS)}. Examples: --option smoothing=method1 (every "
+          "convention that has 'smoothing'), --option sacrebleu.tokenize=none (one convention), "
+          "--option weights=[0.5,0.5].")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("hyp_file", metavar="HYP_FILE", help="hypotheses, one per line")
+    parser.add_argument("ref_files", metavar="REF_FILE", nargs="+",
+                        help="references, one per line, aligned with HYP_FILE")
+    parser.add_argument("--convention", "-c", action="append", metavar="NAME",
+                        help="a convention to score with (repeatable) or 'all' (default: all)")
+    parser.add_argument("--sentence", action="store_true",
+                        help="score every line on its own (sentence level) instead of the corpus")
+    add_format(parser, "json")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a convention option in its library's vocabulary; VALUE is YAML; "
+                        "prefix KEY with 'NAME.' to set it for one convention only (repeatable)")
+
+
+def selected_conventions(names: Sequence[str] | None) -> tuple[str, ...]:
+    if not names or "all" in names:
+        return tuple(CONVENTIONS)
+    unknown = [n for n in names if n not in CONVENTIONS]
+    if unknown:
+        raise InputError(f"unknown convention {unknown[0]!r} (known: {', '.join(CONVENTIONS)}, all)")
+    return tuple(dict.fromkeys(names))
+
+
+def main(args, console: Console) -> int:
+    return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files),
+                               selected_conventions(args.convention), tuple(args.option),
+                               args.sentence, args.format == "json"), console)
 
 Outcome = BleuResult | ConventionError
 
@@ -80,7 +120,7 @@ def run_score(args: ScoreArgs, console: Console) -> int:
     except ValueError as error:
         raise InputError(str(error)) from None
     if args.as_json:
-        console.print_json(json.dumps(_json_document(args, rows), allow_nan=False))
+        print_json(_json_document(args, rows))
     elif args.sentence:
         _print_sentences(args, rows, console)
     else:

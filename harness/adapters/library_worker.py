@@ -1,0 +1,244 @@
+"""A reference library behind bleu-harness's worker protocol: one file, the standard library
+and the library itself, nothing else -- so that any interpreter with just that library
+installed can be the worker (``--library-python nltk=/path/to/python``), Python 3.6 included.
+Keep it that way: no imports from ``harness``, no syntax newer than Python 3.6.
+
+    python library_worker.py LIBRARY        # nltk, sacrebleu, torchmetrics, fast-bleu, bleuscore
+
+The protocol is JSON Lines on stdin/stdout, one request and one answer a line, each answer
+carrying its request's ``id``:
+
+* ``{"id": 0, "info": true}`` -> ``{"id": 0, "info": {"library", "version", "python"}}``, or
+  ``{"id": 0, "fatal": "..."}`` when the library does not import;
+* ``{"id": n, "convention", "hypotheses", "references", "level", "options"}`` ->
+  ``{"id": n, "score": x}`` (a number, or the list NLTK returns for a list of weight vectors)
+  or ``{"id": n, "error": "...", "type": "ExceptionName"}`` (the library raised).
+
+The worker's own stdout is moved to stderr before the library is imported, so nothing the
+library prints can be mistaken for an answer.
+"""
+
+import json
+import logging
+import os
+import platform
+import sys
+import warnings
+
+
+def _tuples(value):
+    """JSON lists back to tuples (weights are tuples in the case files: NLTK's auto_reweigh
+    compares with a tuple)."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def _version(distribution, module):
+    try:
+        from importlib.metadata import version  # Python 3.8+
+        return version(distribution)
+    except Exception:
+        return getattr(module, "__version__", "")
+
+
+# --- NLTK -----------------------------------------------------------------------------------
+
+def nltk_info():
+    import nltk
+    return _version("nltk", nltk)
+
+
+def nltk_score(request):
+    """``nltk.translate.bleu_score`` as its users call it: whitespace-split tokens, options as
+    keyword arguments, ``smoothing`` naming a ``SmoothingFunction`` method."""
+    from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+
+    options = dict((k, _tuples(v)) for k, v in request["options"].items())
+    parameters = dict((k, options.pop(k)) for k in ("epsilon", "alpha", "k") if k in options)
+    smoother = SmoothingFunction(**parameters)
+    method = options.pop("smoothing", "method0")
+    if isinstance(method, int):
+        method = "method%d" % method
+    options["smoothing_function"] = getattr(smoother, method)
+    hyps = [h.split() for h in request["hypotheses"]]
+    refs = [[r.split() for r in rs] for rs in request["references"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if request["level"] == "sentence":
+            return sentence_bleu(refs[0], hyps[0], **options)
+        return corpus_bleu(refs, hyps, **options)
+
+
+# --- SacreBLEU ------------------------------------------------------------------------------
+
+def sacrebleu_info():
+    import sacrebleu
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    return _version("sacrebleu", sacrebleu)
+
+
+def reference_streams(references):
+    """Per-segment reference lists as SacreBLEU's streams, ``None`` where a segment has fewer."""
+    width = max([len(r) for r in references] or [0])
+    return [[refs[j] if j < len(refs) else None for refs in references] for j in range(width)]
+
+
+def sacrebleu_score(request):
+    """``sacrebleu.metrics.BLEU`` (2.x): ``sentence_score`` or ``corpus_score``."""
+    from sacrebleu.metrics import BLEU
+
+    options = dict(request["options"])
+    if "use_effective_order" in options:
+        options["effective_order"] = options.pop("use_effective_order")
+    options.setdefault("effective_order", request["level"] == "sentence")
+    metric = BLEU(**options)
+    if request["level"] == "sentence":
+        return metric.sentence_score(request["hypotheses"][0],
+                                     list(request["references"][0])).score
+    return metric.corpus_score(list(request["hypotheses"]),
+                               reference_streams(request["references"])).score
+
+
+# --- optional libraries ---------------------------------------------------------------------
+
+def torchmetrics_info():
+    import torchmetrics
+    return _version("torchmetrics", torchmetrics)
+
+
+def torchmetrics_score(request):
+    """``torchmetrics.functional.text.bleu_score`` on the CPU (``BLEUScore``)."""
+    from torchmetrics.functional.text import bleu_score
+
+    options = request["options"]
+    weights = options.get("weights")
+    result = bleu_score(list(request["hypotheses"]), [list(r) for r in request["references"]],
+                        n_gram=options.get("n_gram", 4), smooth=options.get("smooth", False),
+                        weights=list(weights) if weights is not None else None)
+    return float(result)
+
+
+def fast_bleu_info():
+    import fast_bleu
+    return _version("fast-bleu", fast_bleu)
+
+
+def fast_bleu_score(request):
+    """``fast_bleu.BLEU``: one hypothesis against its references, smoothing 0 or 1."""
+    from fast_bleu import BLEU
+
+    options = request["options"]
+    weights = tuple(options.get("weights", (0.25, 0.25, 0.25, 0.25)))
+    method = options.get("smoothing", "method0")
+    method = {"method0": 0, "method1": 1}.get(method, method)
+    bleu = BLEU([r.split() for r in request["references"][0]], {"w": weights},
+                smoothing_func=method)
+    return bleu.get_score([request["hypotheses"][0].split()])["w"][0]
+
+
+def bleuscore_info():
+    import bleuscore
+    return _version("bleuscore", bleuscore)
+
+
+def bleuscore_score(request):
+    """``bleuscore.compute`` (Rust): TF-NMT's formula with 13a tokens."""
+    import bleuscore
+
+    options = request["options"]
+    result = bleuscore.compute([list(r) for r in request["references"]],
+                               list(request["hypotheses"]),
+                               max_order=options.get("max_order", 4),
+                               smooth=options.get("smooth", False))
+    return result["bleu"]
+
+
+LIBRARIES = {
+    "nltk": (nltk_info, nltk_score),
+    "sacrebleu": (sacrebleu_info, sacrebleu_score),
+    "torchmetrics": (torchmetrics_info, torchmetrics_score),
+    "fast-bleu": (fast_bleu_info, fast_bleu_score),
+    "bleuscore": (bleuscore_info, bleuscore_score),
+}
+
+
+# --- the protocol ---------------------------------------------------------------------------
+
+def jsonable(value):
+    """What the library returned, as JSON can hold it: numbers (numpy scalars and 0-d
+    tensors through ``float``), lists of them; anything else as its ``repr`` (garbage)."""
+    if isinstance(value, bool) or isinstance(value, (str, bytes)):
+        return repr(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    try:
+        return float(value)
+    except Exception:
+        return repr(value)
+
+
+def protocol_channel():
+    """The real stdout for answers; file descriptor 1 then points at stderr, so that what the
+    library (or the user's code) prints never reaches the harness as an answer."""
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return channel
+
+
+def score_answer(score):
+    """A handler that answers ``{"score": ...}`` with what ``score(request)`` returns."""
+    return lambda request: {"score": jsonable(score(request))}
+
+
+def answer_request(handler, request):
+    """One answer: the handler's, or the exception the code raised."""
+    try:
+        return handler(request)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # pyo3's PanicException is a BaseException
+        return {"error": str(error), "type": type(error).__name__}
+
+
+def serve(info, handler):
+    """Answer requests until stdin closes. ``info()`` returns a dict for the ``info`` request
+    (or raises: the answer is then ``fatal``); ``handler(request)`` returns the answer dict
+    (``{"score": ...}``; the engine adds ``figures`` or answers ``unsupported``)."""
+    channel = protocol_channel()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        ident = request.get("id")
+        if request.get("info"):
+            try:
+                answer = {"info": info()}
+            except Exception as error:
+                answer = {"fatal": "%s: %s" % (type(error).__name__, error)}
+        else:
+            answer = answer_request(handler, request)
+        answer["id"] = ident
+        channel.write(json.dumps(answer) + "\n")
+        channel.flush()
+    return 0
+
+
+def library_info(name, version_of):
+    return {"library": name, "version": version_of(), "python": platform.python_version(),
+            "executable": sys.executable}
+
+
+def main(argv):
+    if len(argv) != 1 or argv[0] not in LIBRARIES:
+        sys.stderr.write("usage: library_worker.py {%s}\n" % ",".join(sorted(LIBRARIES)))
+        return 2
+    version_of, score = LIBRARIES[argv[0]]
+    return serve(lambda: library_info(argv[0], version_of), score_answer(score))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,44 @@
+"""``bleu-harness diff OLD NEW``: a regression report between two runs."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+from harness.cli.options import add_format, print_json
+from harness.report import stream
+from harness.report.diff import diff_runs
+from harness.report.diffview import diff_document, render_diff
+from harness.report.output import check_path, write_report
+
+NAME = "diff"
+HELP = "compare two runs (JSON Lines) case by case"
+DESCRIPTION = ("Align two runs by check and report: newly failing, fixed, value drift, added "
+               "and removed cases, changed backend versions. Exit 1 when something got worse.")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("old", metavar="OLD", help="the earlier run (bleu-harness run --format json)")
+    parser.add_argument("new", metavar="NEW", help="the later run")
+    add_format(parser, "json", "markdown")
+    parser.add_argument("--output", metavar="FILE", help="write the report there (atomically)")
+
+
+def main(args, console: Console) -> int:
+    output = check_path(args.output) if args.output else None
+    old, new = stream.read_run(args.old), stream.read_run(args.new)
+    result = diff_runs(old, new)
+    if args.format == "json":
+        if output is not None:
+            import json
+            write_report(output, json.dumps(diff_document(result, old, new), indent=2) + "\n")
+        else:
+            print_json(diff_document(result, old, new))
+    else:
+        text = render_diff(result, old, new, markdown=args.format == "markdown")
+        if output is not None:
+            write_report(output, text)
+        else:
+            sys.stdout.write(text)
+    return 1 if result.worse else 0

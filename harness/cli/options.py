@@ -1,0 +1,170 @@
+"""Flags several subcommands share, and building what they name: the output format, the
+implementation under test, timeouts, progress on long runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console
+
+from harness.backends.base import Backend
+from harness.backends.external import callable_backend, command_backend
+from harness.errors import UsageError
+from harness.execute import DEFAULT_STARTUP_TIMEOUT, check_timeout
+from harness.records import plain
+
+DEFAULT_TIMEOUT = 10.0
+
+
+def add_format(parser: argparse.ArgumentParser, *formats: str) -> None:
+    choices = ("terminal", *formats)
+    parser.add_argument("--format", choices=choices, default="terminal",
+                        help=f"how to print the result: {', '.join(choices)} (default terminal)")
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    try:
+        return check_timeout(value, "")
+    except UsageError:
+        raise argparse.ArgumentTypeError(f"give a number of seconds > 0, not {text}") from None
+
+
+def workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of workers: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give at least 1 worker, not {value}")
+    return value
+
+
+def add_timeouts(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"per request, for every backend (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--startup-timeout", type=seconds, default=DEFAULT_STARTUP_TIMEOUT,
+                        metavar="SECONDS", help="for a backend to start and answer its first "
+                        f"request, imports included (default {DEFAULT_STARTUP_TIMEOUT:g})")
+
+
+def add_implementation(group) -> None:
+    """``--implementation`` / ``--implementation-cmd``: a black-box BLEU implementation."""
+    group.add_argument("--implementation", metavar="MODULE:CALLABLE",
+                       help="a Python callable fn(hypotheses, references, level, **options) "
+                       "returning what the library it claims returns (a float on its own "
+                       "scale, or a list of floats for NLTK's list of weight vectors); "
+                       "imported from the working directory")
+    group.add_argument("--implementation-cmd", metavar="COMMAND",
+                       help="a program speaking JSON lines on stdin/stdout: "
+                       '{"id", "hypotheses", "references", "level", "options"} -> '
+                       '{"id", "score": x} or {"id", "error": "...", "type": "..."}')
+
+
+def implementation_backend(args, claims: str) -> Backend:
+    if bool(args.implementation) == bool(args.implementation_cmd):
+        raise UsageError("give exactly one of --implementation MODULE:CALLABLE or "
+                         "--implementation-cmd COMMAND")
+    if args.implementation:
+        return callable_backend(args.implementation, claims)
+    return command_backend(args.implementation_cmd, claims)
+
+
+def library_pythons(pairs: list[str]) -> dict[str, str]:
+    """``--library-python nltk=/path/to/python`` (repeatable)."""
+    chosen: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, python = pair.partition("=")
+        if not sep or not name or not python:
+            raise UsageError(f"--library-python {pair!r}: expected LIBRARY=PYTHON, e.g. "
+                             "nltk=/path/to/venv/bin/python")
+        chosen[name] = python
+    return chosen
+
+
+def print_json(document: Mapping[str, Any]) -> None:
+    """A document on stdout as JSON (NaN and infinities as strings: JSON has neither)."""
+    sys.stdout.write(json.dumps(plain(document), indent=2, ensure_ascii=False,
+                                allow_nan=False, default=str) + "\n")
+
+
+class ProgressReporter:
+    """Progress of a long run on stderr: a live bar on a terminal, else a line every few
+    seconds (a CI log shows the run is alive)."""
+
+    def __init__(self, every: float = 5.0) -> None:
+        self.console = Console(stderr=True)
+        self.every = every
+        self.started = time.monotonic()
+        self.last = self.started
+        self.bar = None
+        self.task = None
+
+    def __enter__(self) -> ProgressReporter:
+        if self.console.is_terminal:
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True, console=self.console)
+            self.bar.start()
+            self.task = self.bar.add_task("requests", total=None)
+        return self
+
+    def __call__(self, done: int, total: int, judged: int, cases: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, total=total,
+                            description=f"{judged}/{cases} cases judged")
+            return
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            print(f"bleu-harness: {done}/{total} requests answered, {judged}/{cases} cases "
+                  f"judged ({now - self.started:.0f} s)", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+TOKENIZER_CHOICES = ("none", "13a", "intl", "char")
+
+
+def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
+    """What explain and identify score: files, or a hypothesis and references typed inline."""
+    if files:
+        parser.add_argument("hyp_file", metavar="HYP_FILE", nargs="?",
+                            help="hypotheses, one per line (or an mteval .sgm file)")
+        parser.add_argument("ref_files", metavar="REF_FILE", nargs="*",
+                            help="references, one per line, aligned with HYP_FILE")
+    parser.add_argument("--hyp", action="append", default=[], metavar="TEXT",
+                        help="a hypothesis typed inline (sentence level)")
+    parser.add_argument("--ref", action="append", default=[], metavar="TEXT",
+                        help="a reference of the inline hypothesis (repeatable)")
+    parser.add_argument("--tokenizer", choices=TOKENIZER_CHOICES,
+                        help="raw text: the tokenizer conventions that tokenize use (default: "
+                        "the text is already tokenized, split on whitespace)")
+
+
+def input_of(args, case_id: str | None = None):
+    from harness.explain.inputs import find_case, from_case, from_files, from_text
+
+    if case_id:
+        if args.hyp or args.ref:
+            raise UsageError("give a CASE_ID or --hyp/--ref, not both")
+        return from_case(find_case(case_id))
+    if args.hyp or args.ref:
+        return from_text(args.hyp, args.ref, args.tokenizer)
+    hyp_file = getattr(args, "hyp_file", None)
+    if hyp_file:
+        if not args.ref_files:
+            raise UsageError("give at least one REF_FILE after HYP_FILE")
+        return from_files(hyp_file, args.ref_files, args.tokenizer)
+    raise UsageError("give an input: a CASE_ID, HYP_FILE REF_FILE..., or --hyp TEXT --ref TEXT")

@@ -1,0 +1,74 @@
+"""The Markdown view: a pull-request comment or a CI step summary.
+
+Status and summary first; then the failures grouped by cause (new ones, then known ones,
+then reference drift), each row with expected, actual, difference and the reason; the
+divergence map and case-file problems in collapsible sections.
+"""
+
+from __future__ import annotations
+
+from harness.records import DRIFT, CheckRecord, shown
+from harness.report.stream import Run
+from harness.report.summary import (
+    cause_of,
+    counts_line,
+    difference_shown,
+    divergence_map,
+    expected_shown,
+    failure_groups,
+    options_shown,
+    title,
+    unready_notes,
+)
+
+
+def cell(text: object) -> str:
+    """Text safe inside a Markdown table cell (one line, no pipes, no HTML)."""
+    return (str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+            .replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def render_markdown(run: Run) -> str:
+    code = run.footer.exit_code
+    status = "passed" if code == 0 else ("interrupted" if run.footer.interrupted
+                                         else f"exit {code}")
+    out = [f"## bleu-harness run: {status}", "", cell(title(run)), "", counts_line(run), ""]
+    notes = unready_notes(run)
+    if notes:
+        out += ["Not used: " + "; ".join(cell(n) for n in notes), ""]
+    if run.problems:
+        out += ["### Case-file problems", ""]
+        out += [f"- `{cell(p.file)}:{p.line}` {cell(p.case_id or '-')}: {cell(p.message)}"
+                for p in run.problems]
+        out.append("")
+    for stale in run.footer.no_longer_failing:
+        out.append(f"- **No longer fails:** {cell(stale)} (remove it from the known list or "
+                   "refresh the baseline)")
+    if run.footer.no_longer_failing:
+        out.append("")
+    for cause, records in failure_groups(run.checks):
+        head = records[0]
+        kind = "Reference drift" if head.verdict == DRIFT else (
+            "Known" if head.known else "New")
+        out += [f"### {kind}: {cell(cause)} ({len(records)})", "",
+                "| case | check | implementation | options | expected | actual | difference "
+                "| reason |", "|---|---|---|---|---|---|---:|---|"]
+        out += [_row(r) for r in records]
+        out.append("")
+    pairs = divergence_map(run)
+    if pairs:
+        out += ["<details><summary>Divergence map: where conventions disagree (expected, "
+                "documented)</summary>", "", "| conventions | causes (cases) |", "|---|---|"]
+        for (a, b), tags in sorted(pairs.items()):
+            out.append(f"| {a} ≠ {b} | "
+                       + ", ".join(f"{t} ({n})" for t, n in tags.most_common()) + " |")
+        out += ["", "</details>", ""]
+    return "\n".join(out)
+
+
+def _row(r: CheckRecord) -> str:
+    figure = f" {r.figure}" if r.figure != "score" else ""
+    return (f"| `{cell(r.case)}` ({cell(r.file)}:{r.line}) | {r.check} | "
+            f"{cell(r.backend)} as {r.convention}{figure} | {cell(options_shown(r.options))} | "
+            f"{cell(expected_shown(r))} | {cell(shown(r.actual))} | {difference_shown(r)} | "
+            f"{cell(cause_of(r))} |")

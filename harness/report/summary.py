@@ -1,0 +1,153 @@
+"""What every view says the same way: the run's title, the counts, how an outcome and its
+options are shown, the cause of a failure, and failures grouped by cause (new ones first)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from harness.records import (
+    ATTENTION,
+    DIFFERENTIAL,
+    DIVERGENCE,
+    DRIFT,
+    ERROR,
+    FAIL,
+    PASS,
+    SKIPPED,
+    UNSUPPORTED,
+    CheckRecord,
+    clean_text,
+    shown,
+)
+from harness.report.stream import Run
+
+
+def options_shown(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "defaults"
+
+
+def expected_shown(record: CheckRecord) -> str:
+    expected = str(record.expected)
+    return f"{expected} ({record.other})" if record.check == DIFFERENTIAL else expected
+
+
+def difference_shown(record: CheckRecord) -> str:
+    return "" if record.difference is None else f"{record.difference:+.3g}"
+
+
+def cause_of(record: CheckRecord) -> str:
+    """Why a check failed, in words: the knob attribution where there is one, else what the
+    judge said, else the input's families."""
+    if record.cause:
+        sentence = record.cause.get("sentence") or record.cause.get("summary")
+        if sentence:
+            return str(sentence)
+    if record.message:
+        return record.message
+    if record.tags:
+        return "input families: " + ", ".join(record.tags)
+    return "no cause found"
+
+
+def cause_group(record: CheckRecord) -> str:
+    """The short cause that failures are grouped by."""
+    if record.cause and record.cause.get("group"):
+        return str(record.cause["group"])
+    if record.actual.kind in ("timeout", "harness-error"):
+        return shown(record.actual)
+    if record.verdict == DRIFT:
+        return "reference library drift"
+    tags = [t.split("@")[0] for t in record.tags if t != "bp-boundary"]
+    return ", ".join(dict.fromkeys(tags)) or "other"
+
+
+def failure_groups(records: Iterable[CheckRecord]) -> list[tuple[str, list[CheckRecord]]]:
+    """Failing and drifting checks grouped by cause: new failures first, then known ones,
+    then drift; the biggest group first within each."""
+    def rank(record: CheckRecord) -> int:
+        if record.verdict == DRIFT:
+            return 2
+        return 1 if record.known else 0
+
+    groups: dict[tuple[int, str], list[CheckRecord]] = {}
+    for record in records:
+        if record.verdict in ATTENTION:
+            groups.setdefault((rank(record), cause_group(record)), []).append(record)
+    ordered = sorted(groups.items(), key=lambda item: (item[0][0], -len(item[1]), item[0][1]))
+    return [(cause, members) for (_, cause), members in ordered]
+
+
+def title(run: Run) -> str:
+    header = run.header
+    libraries = [f"{b.name} {b.version}" for b in header.backends
+                 if b.role == "library" and b.ready]
+    parts = [f"bleu-harness {header.harness}", f"{header.case_files} case files",
+             f"under test: {header.under_test} ({', '.join(header.claims)})"]
+    if libraries:
+        parts.append("references: " + ", ".join(libraries))
+    for what, path in header.known.items():
+        parts.append(f"{what}: {path}")
+    return " · ".join(parts)
+
+
+def unready_notes(run: Run) -> list[str]:
+    """One line per backend that is not used, and why (said once, in the header)."""
+    return [f"{b.name}: {b.status}" + (f" ({b.note})" if b.note and b.status != "not installed"
+                                       else "")
+            for b in run.header.backends if not b.ready]
+
+
+def counts_line(run: Run) -> str:
+    """The summary: what each count counts, failures split into new and known."""
+    counts = Counter(c.verdict for c in run.checks)
+    cases = len({c.case for c in run.checks})
+    failing = [c for c in run.checks if c.verdict in (FAIL, ERROR)]
+    new = sum(1 for c in failing if not c.known)
+    parts = [f"{cases} cases", f"{counts[PASS]} checks passed"]
+    if counts[FAIL]:
+        parts.append(f"{counts[FAIL]} failed")
+    if counts[ERROR]:
+        parts.append(f"{counts[ERROR]} errors (crash, timeout or garbage)")
+    if failing and new != len(failing):
+        parts.append(f"{new} new, {len(failing) - new} known")
+    if counts[DRIFT]:
+        parts.append(f"{counts[DRIFT]} reference drift")
+    if counts[UNSUPPORTED]:
+        parts.append(f"{counts[UNSUPPORTED]} unsupported")
+    if counts[SKIPPED]:
+        parts.append(f"{counts[SKIPPED]} skipped")
+    if counts[DIVERGENCE]:
+        parts.append(f"{counts[DIVERGENCE]} divergences between conventions (expected, "
+                     "documented)")
+    if run.problems:
+        parts.append(f"{len(run.problems)} case-file problems")
+    line = " · ".join(parts)
+    if run.footer.interrupted:
+        line += " · INTERRUPTED: the run did not finish"
+    return f"{line} → exit {run.footer.exit_code}"
+
+
+def divergence_map(run: Run) -> dict[tuple[str, str], Counter]:
+    """(convention, other convention) -> how many cases each divergence family explains."""
+    pairs: dict[tuple[str, str], Counter] = {}
+    for record in run.checks:
+        if record.verdict == DIVERGENCE:
+            tags = {t.split("@")[0] for t in record.tags} or {"(untagged)"}
+            pairs.setdefault((record.convention, record.other), Counter()).update(
+                {t: 1 for t in tags})
+    return pairs
+
+
+def divergence_cases(run: Run) -> Counter:
+    return Counter((c.convention, c.other) for c in run.checks if c.verdict == DIVERGENCE)
+
+
+def short(text: Any, limit: int = 160) -> str:
+    return clean_text(text, limit)
+
+
+def attention(records: Sequence[CheckRecord]) -> list[CheckRecord]:
+    return [r for r in records if r.verdict in ATTENTION]
