@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,46 +129,80 @@ class Executor:
     # --- starting -------------------------------------------------------------------------
 
     def start(self, backend: Backend) -> BackendInfo:
-        """Start one worker of ``backend`` and check that it answers: the ``info`` request
-        for the harness's workers (library version, or not installed), then, for an
-        implementation under test, the trivial request, which must give a number."""
-        self.backends[backend.name] = backend
-        info = self._start(backend)
-        self.infos[backend.name] = info
-        return info
+        return self.start_all([backend])[0]
 
-    def _start(self, backend: Backend) -> BackendInfo:
-        def status(state: str, note: str = "", version: str = "", python: str = "") -> BackendInfo:
-            return BackendInfo(backend.name, version, backend.conventions, backend.role,
-                               backend.tolerance, python, state, clean_text(note))
+    def start_all(self, backends: Sequence[Backend]) -> list[BackendInfo]:
+        """Start one worker of each backend, all at once, and check that each answers: the
+        ``info`` request for the harness's workers (library version, or not installed),
+        then, for an implementation under test, the trivial request, which must give a
+        number."""
+        results: dict[str, BackendInfo] = {}
+        asked: dict[str, Worker] = {}
+        for backend in backends:
+            self.backends[backend.name] = backend
+            if (backend.module and backend.python == sys.executable
+                    and importlib.util.find_spec(backend.module) is None):
+                results[backend.name] = _status(backend, NOT_INSTALLED,
+                                                f"{backend.name} is not installed")
+                continue
+            worker = self._new_worker(backend)
+            if worker.failure is not None:
+                results[backend.name] = _status(backend, FAILED, worker.failure.message)
+                continue
+            asked[backend.name] = worker
+            if backend.protocol in (HARNESS_PROTOCOL, CALLABLE_PROTOCOL):
+                self._send(worker, None, {"info": True}, self.startup_timeout)
+        self._wait_for(w for name, w in asked.items()
+                       if self.backends[name].protocol in (HARNESS_PROTOCOL, CALLABLE_PROTOCOL))
+        described: dict[str, tuple[str, str]] = {}
+        for name, worker in list(asked.items()):
+            backend = self.backends[name]
+            version = "under test" if backend.role == UNDER_TEST else ""
+            python = ""
+            if backend.protocol in (HARNESS_PROTOCOL, CALLABLE_PROTOCOL):
+                answer = worker.answer if worker.answer is not None else worker.failure
+                if isinstance(answer, dict) and isinstance(answer.get("info"), dict):
+                    version = str(answer["info"].get("version") or version)
+                    python = str(answer["info"].get("python") or "")
+                elif isinstance(answer, dict) and "fatal" in answer:
+                    state = NOT_INSTALLED if backend.role == LIBRARY else FAILED
+                    results[name] = _status(backend, state, str(answer["fatal"]))
+                    del asked[name]
+                    continue
+                else:
+                    results[name] = _status(backend, FAILED, _startup_failure(answer))
+                    del asked[name]
+                    continue
+                reason = backend.unsupported_version(version)
+                if reason:
+                    results[name] = _status(backend, UNSUPPORTED_VERSION, reason, version,
+                                            python)
+                    del asked[name]
+                    continue
+            described[name] = (version, python)
+            if backend.protocol in (USER_PROTOCOL, CALLABLE_PROTOCOL):
+                self._send(worker, None, dict(TRIVIAL_REQUEST), self.startup_timeout)
+        self._wait_for(w for name, w in asked.items()
+                       if self.backends[name].protocol in (USER_PROTOCOL, CALLABLE_PROTOCOL))
+        for name, worker in asked.items():
+            backend = self.backends[name]
+            version, python = described[name]
+            if backend.protocol in (USER_PROTOCOL, CALLABLE_PROTOCOL):
+                answer = worker.answer if worker.answer is not None else worker.failure
+                outcome = answer if not isinstance(answer, dict) else outcome_of(answer, backend)
+                if not isinstance(outcome, Value):
+                    results[name] = _status(
+                        backend, FAILED, "it did not answer a trivial request (hypothesis "
+                        f"'a b c d' against itself) with a score: {_described(outcome)}")
+                    continue
+            results[name] = _status(backend, READY, "", version, python)
+        self.infos.update(results)
+        return [results[b.name] for b in backends]
 
-        if (backend.module and backend.python == sys.executable
-                and importlib.util.find_spec(backend.module) is None):
-            return status(NOT_INSTALLED, f"{backend.name} is not installed")
-        worker = self._new_worker(backend)
-        if worker.failure is not None:
-            return status(FAILED, worker.failure.message)
-        version, python = "under test" if backend.role == UNDER_TEST else "", ""
-        if backend.protocol in (HARNESS_PROTOCOL, CALLABLE_PROTOCOL):
-            answer = self._exchange(worker, {"info": True}, self.startup_timeout)
-            if isinstance(answer, dict) and isinstance(answer.get("info"), dict):
-                version = str(answer["info"].get("version") or version)
-                python = str(answer["info"].get("python") or "")
-            elif isinstance(answer, dict) and "fatal" in answer:
-                state = NOT_INSTALLED if backend.role == LIBRARY else FAILED
-                return status(state, str(answer["fatal"]))
-            else:
-                return status(FAILED, _startup_failure(answer))
-            reason = backend.unsupported_version(version)
-            if reason:
-                return status(UNSUPPORTED_VERSION, reason, version, python)
-        if backend.protocol in (USER_PROTOCOL, CALLABLE_PROTOCOL):
-            answer = self._exchange(worker, TRIVIAL_REQUEST, self.startup_timeout)
-            outcome = answer if not isinstance(answer, dict) else outcome_of(answer, backend)
-            if not isinstance(outcome, Value):
-                return status(FAILED, "it did not answer a trivial request (hypothesis 'a b c d' "
-                              f"against itself) with a score: {_described(outcome)}")
-        return status(READY, version=version, python=python)
+    def _wait_for(self, workers: Iterable[Worker]) -> None:
+        waiting = list(workers)
+        while any(not w.done for w in waiting):
+            self._pump(self._wait_time())
 
     def _new_worker(self, backend: Backend) -> Worker:
         worker = Worker(backend)
@@ -188,14 +222,6 @@ class Executor:
         os.set_blocking(worker.process.stdin.fileno(), False)
         self.workers.setdefault(backend.name, []).append(worker)
         return worker
-
-    def _exchange(self, worker: Worker, body: Mapping[str, Any],
-                  timeout: float) -> dict[str, Any] | Outcome:
-        """Send one request to one worker and wait for its answer (or its failure)."""
-        self._send(worker, None, dict(body), timeout)
-        while not worker.done:
-            self._pump(self._wait_time())
-        return worker.answer if worker.answer is not None else worker.failure
 
     # --- running --------------------------------------------------------------------------
 
@@ -483,6 +509,12 @@ def _end_group(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+
+
+def _status(backend: Backend, state: str, note: str = "", version: str = "",
+            python: str = "") -> BackendInfo:
+    return BackendInfo(backend.name, version, backend.conventions, backend.role,
+                       backend.tolerance, python, state, clean_text(note))
 
 
 def request_body(request: Request, backend: Backend) -> dict[str, Any]:

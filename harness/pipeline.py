@@ -185,7 +185,7 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
 
     state = {"judged": 0}
     with Executor(options.timeout, options.jobs, options.startup_timeout, report) as executor:
-        infos = [executor.start(b) for b in ([subject] if subject else []) + backends]
+        infos = executor.start_all(([subject] if subject else []) + backends)
         if subject is not None:
             under_test = infos[0]
             if not under_test.ready:

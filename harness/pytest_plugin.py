@@ -67,7 +67,7 @@ class SessionRunner:
 
     def __init__(self) -> None:
         self.executor = Executor()
-        infos = [self.executor.start(b) for b in reference_backends((), {})]
+        infos = self.executor.start_all(reference_backends((), {}))
         engine = next(i for i in infos if i.role == "engine")
         if not engine.ready:
             raise RuntimeError(f"the engine's worker did not start: {engine.note}")

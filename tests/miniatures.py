@@ -1,10 +1,16 @@
 """Implementations under test that misbehave on purpose, to test the harness itself
 (after Bowtie's ``tests/miniatures.py``). Each is ``fn(hypotheses, references, level,
-**options) -> float`` claiming the ``nltk`` convention."""
+**options)`` claiming the ``nltk`` convention, returning what NLTK returns.
+
+The misbehaving ones answer the harness's startup request (hypothesis "a b c d" against
+itself) like NLTK, so that the run starts, and misbehave on every other request; the
+``*_always`` ones misbehave from the start (the run must stop with exit 2).
+"""
 
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 import warnings
 
@@ -16,12 +22,18 @@ def _nltk(hypotheses, references, level, **options):
     if smoothing:
         options["smoothing_function"] = getattr(bleu_score.SmoothingFunction(), smoothing)
     if "weights" in options:
-        options["weights"] = tuple(options["weights"])
+        weights = options["weights"]
+        options["weights"] = ([tuple(w) for w in weights] if weights and
+                              isinstance(weights[0], list) else tuple(weights))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # What NLTK returns: a float (or the int 0), or a list for a list of weight vectors.
         return bleu_score.corpus_bleu([[r.split() for r in rs] for rs in references],
                                       [h.split() for h in hypotheses], **options)
+
+
+def _startup(hypotheses) -> bool:
+    return list(hypotheses) == ["a b c d"]
 
 
 def faithful(hypotheses, references, level, **options):
@@ -45,10 +57,22 @@ def first_reference_wins_ties(hypotheses, references, level, **options):
 
 
 def raises(hypotheses, references, level, **options):
+    if _startup(hypotheses):
+        return 1.0
+    raise RuntimeError("this implementation always fails")
+
+
+def raises_always(hypotheses, references, level, **options):
     raise RuntimeError("this implementation always fails")
 
 
 def hangs(hypotheses, references, level, **options):
+    if not _startup(hypotheses):
+        time.sleep(60)
+    return 1.0
+
+
+def hangs_always(hypotheses, references, level, **options):
     time.sleep(60)
 
 
@@ -62,11 +86,46 @@ def wrong_scale(hypotheses, references, level, **options):
 
 
 def wrong_type(hypotheses, references, level, **options):
+    if _startup(hypotheses):
+        return 1.0
+    return str(_nltk(hypotheses, references, level, **options))
+
+
+def wrong_type_always(hypotheses, references, level, **options):
     return str(_nltk(hypotheses, references, level, **options))
 
 
 def crashes_the_interpreter(hypotheses, references, level, **options):
+    if not _startup(hypotheses):
+        os._exit(3)
+    return 1.0
+
+
+def crashes_always(hypotheses, references, level, **options):
     os._exit(3)
+
+
+def prints_to_stdout(hypotheses, references, level, **options):
+    """Prints chatter, as debugging code does: it must not be taken for an answer."""
+    print("computing BLEU ...")
+    return _nltk(hypotheses, references, level, **options)
+
+
+def spawns_a_child(hypotheses, references, level, **options):
+    """Leaves a process behind that inherited stdout; the harness must end it."""
+    subprocess.Popen(["sleep", "1000"])
+    return _nltk(hypotheses, references, level, **options)
+
+
+def huge_integer(hypotheses, references, level, **options):
+    return 1.0 if _startup(hypotheses) else 10 ** 5000
+
+
+def hostile_message(hypotheses, references, level, **options):
+    """Raises with a lone surrogate, a NUL and an ESC in its message."""
+    if _startup(hypotheses):
+        return 1.0
+    raise ValueError("bad \ud800 input \x00 \x1b[31mred\x1b[0m")
 
 
 def sacrebleu_corpus(hypotheses, references, level, **options):

@@ -18,7 +18,7 @@ HYP, REF1, REF2 = (str(EXAMPLES / f) for f in ("hyp.txt", "ref1.txt", "ref2.txt"
 
 
 def run_json(capsys, *args: str) -> dict:
-    assert main(["score", *args, "--json"]) == 0
+    assert main(["score", *args, "--format", "json"]) == 0
     return json.loads(capsys.readouterr().out)
 
 

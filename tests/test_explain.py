@@ -51,7 +51,7 @@ def test_explain_names_the_reference_length_rule(capsys):
 
 def test_explain_inline_json(capsys):
     assert main(["explain", "--hyp", "you are ready ?", "--ref", "are you ready ?",
-                 "--json"]) == 0
+                 "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     results = {r["convention"]: r for r in document["results"]}
     assert results["nltk"]["score"] == nltk_bleu(["you are ready ?"], [["are you ready ?"]],
@@ -69,7 +69,7 @@ def test_explain_rejects_an_unknown_case(capsys):
 def test_identify_finds_the_live_sacrebleu_setting(capsys):
     hyps, refs = lines(HYP), [list(p) for p in zip(lines(REF1), lines(REF2))]
     live = sacrebleu_bleu(hyps, refs, "corpus", {"tokenize": "intl", "lowercase": True}).score
-    assert main(["identify", HYP, REF1, REF2, "--score", f"{live:.2f}", "--json"]) == 0
+    assert main(["identify", HYP, REF1, REF2, "--score", f"{live:.2f}", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert any(m["convention"] == "sacrebleu" and m["options"].get("tokenize") == "intl"
                and m["options"].get("lowercase") for m in document["matches"])
@@ -78,7 +78,7 @@ def test_identify_finds_the_live_sacrebleu_setting(capsys):
 def test_identify_finds_nltk_smoothing_on_inline_text(capsys):
     live = nltk_bleu(["the cat"], [["the cat sat"]], "sentence", {"smoothing": "method1"})
     assert main(["identify", "--hyp", "the cat", "--ref", "the cat sat", "--score",
-                 f"{live:.4f}", "--json"]) == 0
+                 f"{live:.4f}", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert any(m["convention"] == "nltk" and m["options"]["smoothing"] == "method1"
                for m in document["matches"])
@@ -96,14 +96,14 @@ def in_tests(monkeypatch):
 
 
 def test_fingerprint_of_live_nltk_is_nltk(capsys, in_tests):
-    assert main(["fingerprint", "--implementation", "miniatures:faithful", "--json"]) == 0
+    assert main(["fingerprint", "--implementation", "miniatures:faithful", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert all("nltk" in f["like"] for f in document["families"])
     assert document["closest_overall"] == ["nltk"] and not document["inconsistent"]
 
 
 def test_fingerprint_of_live_sacrebleu_finds_its_scale_and_zero_rule(capsys, in_tests):
-    assert main(["fingerprint", "--implementation", "miniatures:sacrebleu_corpus", "--json"]) == 0
+    assert main(["fingerprint", "--implementation", "miniatures:sacrebleu_corpus", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     families = {f["family"]: f for f in document["families"]}
     assert document["scale"] == "0-100"
@@ -119,7 +119,7 @@ def test_fingerprint_catches_first_reference_ties(capsys, in_tests):
 
 
 def test_fingerprint_reads_through_a_0_100_scale(capsys, in_tests):
-    assert main(["fingerprint", "--implementation", "miniatures:wrong_scale", "--json"]) == 0
+    assert main(["fingerprint", "--implementation", "miniatures:wrong_scale", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["scale"] == "0-100" and document["closest_overall"] == ["nltk"]
 
@@ -131,7 +131,7 @@ def test_fingerprint_reports_an_inconsistent_family(capsys, in_tests):
 
 
 def test_text_input_needs_a_reference():
-    from harness.textfiles import InputError
+    from harness.errors import InputError
 
     with pytest.raises(InputError):
         from_text(["a b"], [], None)

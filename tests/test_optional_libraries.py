@@ -14,14 +14,23 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from harness.backends.base import RAISED, UNSUPPORTED, VALUE, ScoreRequest
-from harness.backends.libraries import installed_version
-from harness.backends.optional import BleuscoreBackend, FastBleuBackend, TorchmetricsBackend
-from harness.backends.own import OwnBackend
+from harness.backends.optional import bleuscore_backend, fast_bleu_backend, torchmetrics_backend
+from harness.backends.own import engine_backend
+from harness.execute import Executor
+from harness.records import Raised, Request, Unsupported, Value
 from strategies import corpus
 
 EXAMPLES = settings(max_examples=300, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def installed_version(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return ""
 
 
 def needs(distribution: str):
@@ -29,70 +38,85 @@ def needs(distribution: str):
                               reason=f"{distribution} is not installed (optional backend)")
 
 
-def request(convention, data, level="corpus", **options) -> ScoreRequest:
+@pytest.fixture(scope="module")
+def executor():
+    with Executor(timeout=30) as running:
+        running.start_all([engine_backend(), torchmetrics_backend(), fast_bleu_backend(),
+                           bleuscore_backend()])
+        yield running
+
+
+def answer(executor, backend: str, convention: str, data, level: str, options):
     hyps, refs = data
-    return ScoreRequest(convention, tuple(hyps), tuple(tuple(r) for r in refs), level, options)
+    request = Request.make(backend, convention, level, hyps, refs, options)
+    return next(iter(executor.run([request])))[1]
 
 
-def assert_agree(backend, req: ScoreRequest) -> None:
-    theirs = backend.score(req)
-    assume(theirs.kind != UNSUPPORTED)
-    ours = OwnBackend().score(req)
-    assert ours.kind == theirs.kind, (ours, theirs)
-    if ours.kind == RAISED:
+def assert_agree(executor, backend: str, convention: str, data, level="corpus", **options):
+    theirs = answer(executor, backend, convention, data, level, options)
+    assume(not isinstance(theirs, Unsupported))
+    ours = answer(executor, "own", convention, data, level, options)
+    assert type(ours) is type(theirs), (ours, theirs)
+    if isinstance(ours, Raised):
         assert ours.error_type == theirs.error_type, (ours, theirs)
-    elif ours.kind == VALUE:
-        tolerance = backend.info().tolerance
-        assert ours.value == theirs.value or math.isclose(
-            ours.value, theirs.value, rel_tol=tolerance, abs_tol=0.0), (ours, theirs)
+    elif isinstance(ours, Value):
+        tolerance = executor.backends[backend].tolerance
+        assert ours.score == theirs.score or math.isclose(
+            ours.score, theirs.score, rel_tol=tolerance, abs_tol=0.0), (ours, theirs)
 
 
 @needs("torchmetrics")
 @EXAMPLES
 @given(data=corpus(), n_gram=st.integers(1, 4), smooth=st.booleans(),
        half_weights=st.booleans())
-def test_torchmetrics(data, n_gram, smooth, half_weights):
+def test_torchmetrics(executor, data, n_gram, smooth, half_weights):
     options = {"n_gram": n_gram, "smooth": smooth}
     if half_weights:
         options["weights"] = (0.5,) * n_gram
-    assert_agree(TorchmetricsBackend(), request("torchmetrics", data, **options))
+    assert_agree(executor, "torchmetrics", "torchmetrics", data, **options)
 
 
 @needs("fast-bleu")
 @EXAMPLES
 @given(data=corpus(max_segments=1), smoothing=st.sampled_from(["method0", "method1"]),
        weights=st.sampled_from([(0.25,) * 4, (0.5, 0.5), (1 / 3,) * 3, (0.1, 0.2, 0.3, 0.4)]))
-def test_fast_bleu(data, smoothing, weights):
-    assert_agree(FastBleuBackend(), request("nltk", data, "sentence", smoothing=smoothing,
-                                            weights=weights))
+def test_fast_bleu(executor, data, smoothing, weights):
+    assert_agree(executor, "fast-bleu", "nltk", data, "sentence", smoothing=smoothing,
+                 weights=weights)
 
 
 @needs("bleuscore")
 @EXAMPLES
 @given(data=corpus(), max_order=st.integers(1, 4), smooth=st.booleans())
-def test_bleuscore(data, max_order, smooth):
-    assert_agree(BleuscoreBackend(), request("tf-nmt", data, max_order=max_order,
-                                             smooth=smooth, tokenize="13a"))
+def test_bleuscore(executor, data, max_order, smooth):
+    assert_agree(executor, "bleuscore", "tf-nmt", data, max_order=max_order, smooth=smooth,
+                 tokenize="13a")
 
 
 @needs("torchmetrics")
-def test_torchmetrics_tie_takes_the_first_reference():
+def test_torchmetrics_tie_takes_the_first_reference(executor):
     """CONVENTIONS.md B5/B6 (issue #3504): 12 tokens against 13 and 11, in both orders."""
     hyp, long, short = "a " * 12, "a " * 13, "a " * 11
-    first_long = TorchmetricsBackend().score(request("torchmetrics", ([hyp], [[long, short]])))
-    first_short = TorchmetricsBackend().score(request("torchmetrics", ([hyp], [[short, long]])))
-    assert first_short.value == 1.0 and first_long.value < 1.0
+    first_long = answer(executor, "torchmetrics", "torchmetrics", ([hyp], [[long, short]]),
+                        "corpus", {})
+    first_short = answer(executor, "torchmetrics", "torchmetrics", ([hyp], [[short, long]]),
+                         "corpus", {})
+    assert first_short.score == 1.0 and first_long.score < 1.0
 
 
 def test_a_run_without_the_optional_libraries_names_them_and_passes(monkeypatch):
     """A missing package is left out of the run and named in its header; nothing fails."""
-    import harness.backends.optional as optional
-    from harness.cases.loader import bundled_corpus
-    from harness.runner import RunOptions, execute
+    import importlib.util
 
-    monkeypatch.setattr(optional, "installed_version", lambda name: "")
-    result = execute(RunOptions(paths=(str(bundled_corpus() / "seeds" / "matlab.yaml"),)))
-    header = result.lines[0]
-    assert set(header["not_installed"]) == {"torchmetrics", "fast-bleu", "bleuscore"}
-    assert not {"torchmetrics", "fast-bleu", "bleuscore"} & {b["name"] for b in header["backends"]}
+    from harness.cases.loader import bundled_corpus
+    from harness.pipeline import RunOptions, execute_run
+
+    real = importlib.util.find_spec
+    optional = {"torchmetrics", "fast_bleu", "bleuscore"}
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in optional else real(name, *a))
+    result = execute_run(RunOptions(paths=(str(bundled_corpus() / "seeds" / "matlab.yaml"),)),
+                         lambda line: None)
+    absent = {b.name for b in result.header.backends if b.status == "not installed"}
+    assert absent == {"torchmetrics", "fast-bleu", "bleuscore"}
     assert result.exit_code == 0

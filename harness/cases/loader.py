@@ -159,15 +159,19 @@ def _cases(document: Any, root_node: yaml.Node | None, name: str,
     validator = jsonschema.Draft202012Validator(case_schema())
     problems: list[Problem] = []
     broken_cases: set[int] = set()
+    broken_file = False
     for error in validator.iter_errors(document):
         where = list(error.absolute_path)
         index = where[1] if len(where) >= 2 and where[0] == "cases" else None
         if index is not None:
             broken_cases.add(index)
+        else:  # the file itself (no schema: 1, an unknown key): none of its cases is trusted
+            broken_file = True
         line = _line(root_node, where)
         problems.append(Problem(name, line, _case_id(document, index), _message(error),
                                 _line(root_node, ["cases", index]) if index is not None else 1))
-    if not isinstance(document, dict) or not isinstance(document.get("cases"), list):
+    if broken_file or not isinstance(document, dict) or not isinstance(
+            document.get("cases"), list):
         if not problems:
             problems.append(Problem(name, 1, "", "not a case file (no 'cases' list)", 1))
         return [], problems

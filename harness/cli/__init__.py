@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bleu-harness {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
+    parser.set_defaults(subparsers=commands.choices)
     for module in SUBCOMMANDS:
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.DESCRIPTION,
                                   epilog=getattr(module, "EPILOG", None),
@@ -77,7 +78,9 @@ def _terminate(signum, frame) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args, extra = build_parser().parse_known_args(argv)
+    if extra:  # reported by the subcommand, which knows its own flags (and can suggest one)
+        args.subparsers[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     # Off a terminal (a file, a CI log) nothing is wrapped: lines are read whole.
     console = Console() if sys.stdout.isatty() else Console(soft_wrap=True, width=10_000)
     previous = signal.signal(signal.SIGTERM, _terminate)

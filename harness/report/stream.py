@@ -36,10 +36,21 @@ STREAM_FORMAT = 2
 COMPLETE, INTERRUPTED = "complete", "interrupted"
 
 
+LINE_TYPES = ("header", "check", "problem", "footer")
+
+
 @lru_cache(maxsize=1)
 def stream_schema() -> dict[str, Any]:
     text = resources.files("harness.schema").joinpath("stream.schema.json").read_text("utf-8")
     return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def line_validators() -> dict[str, jsonschema.Draft202012Validator]:
+    """One validator per line type, so that a message names the field that is wrong."""
+    schema = {k: v for k, v in stream_schema().items() if k != "oneOf"}
+    return {kind: jsonschema.Draft202012Validator({**schema, "$ref": f"#/$defs/{kind}"})
+            for kind in LINE_TYPES}
 
 
 @dataclass(frozen=True)
@@ -147,7 +158,7 @@ def read_run(path: str | Path, allow_truncated: bool = False) -> Run:
 
 def parse_run(lines: Iterable[str], name: str = "<stream>",
               allow_truncated: bool = False) -> Run:
-    validator = jsonschema.Draft202012Validator(stream_schema())
+    validators = line_validators()
     header: Header | None = None
     footer: Footer | None = None
     checks: list[CheckRecord] = []
@@ -162,12 +173,15 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
         except ValueError:
             raise StreamError(f"{where}: not JSON: not a bleu-harness stream (write one with "
                               "bleu-harness run --format json)") from None
-        error = next(iter(validator.iter_errors(line)), None)
+        kind = line.get("type") if isinstance(line, dict) else None
+        if kind not in validators:
+            raise StreamError(f"{where}: not a valid stream line (unknown type {kind!r}; "
+                              f"known: {', '.join(LINE_TYPES)})")
+        error = next(iter(validators[kind].iter_errors(line)), None)
         if error is not None:
             field_path = "/".join(str(p) for p in error.absolute_path) or "line"
             raise StreamError(f"{where}: not a valid stream line ({field_path}: "
                               f"{clean_text(error.message, 160)})")
-        kind = line["type"]
         if footer is not None:
             raise StreamError(f"{where}: a line after the footer")
         if kind == "header":

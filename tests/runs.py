@@ -1,0 +1,40 @@
+"""Running the gate from tests: the pipeline with its stream lines captured."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from harness.pipeline import RunOptions, RunResult, execute_run
+from harness.records import CheckRecord
+
+TESTS = Path(__file__).parent
+CORPUS = TESTS.parent / "cases"
+FAKE = f"{sys.executable} {TESTS / 'fake_command.py'}"
+
+
+def run(**options) -> tuple[RunResult, list[dict]]:
+    lines: list[dict] = []
+    result = execute_run(RunOptions(**options), lines.append)
+    return result, lines
+
+
+def checks(result: RunResult, check: str | None = None,
+           verdict: str | None = None) -> list[CheckRecord]:
+    return [r for r in result.records if (check is None or r.check == check)
+            and (verdict is None or r.verdict == verdict)]
+
+
+def case_file(directory: Path, name: str, cases: str) -> Path:
+    """A case file of the given cases (YAML text of the list items)."""
+    path = directory / name
+    path.write_text("schema: 1\ncases:\n" + cases, encoding="utf-8")
+    return path
+
+
+def one_case(case_id: str = "c", expect: str = "", hyp: str = "a b c d",
+             refs: str = "[a b c d]", extra: str = "") -> str:
+    expect = expect or ("{convention: nltk, value: '1.0', provenance: {kind: documented, "
+                        "source: s, where: w}}")
+    return (f"  - id: {case_id}\n    description: d\n    tags: []\n    level: sentence\n"
+            f"{extra}    segments: [{{hyp: {hyp}, refs: {refs}}}]\n    expect: [{expect}]\n")

@@ -1,0 +1,183 @@
+"""Case files come from pull requests: nothing in one may hang or crash the harness, read
+outside its corpus, or be judged when it is wrong. Each problem names file, line and case,
+and every other case still runs (issue #10.11 and its fuzzing list)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.cases.lint import lint
+from harness.cases.loader import load
+from harness.cli import main
+from runs import CORPUS, case_file, one_case
+
+GOOD = one_case("good")
+
+
+def problems_of(directory: Path) -> list[str]:
+    loaded = load([directory])
+    return [str(p) for p in list(loaded.problems) + lint(loaded.cases)]
+
+
+def files_case(hypotheses: str, references: str = "ok.txt") -> str:
+    return ("  - id: reads\n    description: d\n    tags: []\n    level: corpus\n"
+            f"    files: {{hypotheses: {json.dumps(hypotheses)}, "
+            f"references: [{json.dumps(references)}]}}\n"
+            "    expect: [{convention: nltk, value: '1.0', provenance: {kind: documented, "
+            "source: s, where: w}}]\n")
+
+
+@pytest.fixture()
+def corpus(tmp_path) -> Path:
+    (tmp_path / "ok.txt").write_text("a b c d\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("named, says", [
+    ("/etc/hostname", "an absolute path"),
+    ("../../../../etc/hostname", "outside the corpus root"),
+    ("/dev/zero", "an absolute path"),
+    ("link-out.txt", "outside the corpus root"),
+    ("fifo.txt", "not a regular file"),
+    ("zero-link.txt", "outside the corpus root"),
+    ("a\0b", "a path with a NUL byte"),
+])
+def test_files_stay_inside_the_corpus_and_are_regular(corpus, named, says):
+    """``files:`` read /etc/hostname into reports, and /dev/zero hung validate and run."""
+    (corpus / "link-out.txt").symlink_to("/etc/hostname")
+    (corpus / "zero-link.txt").symlink_to("/dev/zero")
+    os.mkfifo(corpus / "fifo.txt")
+    case_file(corpus, "evil.yaml", files_case(named))
+    case_file(corpus, "good.yaml", GOOD)
+    started = time.monotonic()
+    problems = problems_of(corpus)
+    assert time.monotonic() - started < 10
+    assert len(problems) == 1 and says in problems[0] and "evil.yaml:7: reads:" in problems[0]
+    assert [c.id for c in load([corpus]).cases] == ["good"]
+
+
+def test_files_inside_the_corpus_root_are_read(corpus):
+    (corpus / "data").mkdir()
+    (corpus / "data" / "hyp.txt").write_text("a b c d\n", encoding="utf-8")
+    (corpus / "CORPUS_ROOT").write_text("root\n", encoding="utf-8")
+    (corpus / "sub").mkdir()
+    case_file(corpus / "sub", "c.yaml", files_case("../data/hyp.txt", "../ok.txt"))
+    assert problems_of(corpus / "sub") == []
+    assert load([corpus / "sub" / "c.yaml"]).cases[0].hypotheses == ["a b c d"]
+
+
+def test_a_data_file_over_the_size_limit_is_refused(corpus, monkeypatch):
+    import harness.cases.loader as loader
+
+    monkeypatch.setattr(loader, "CASE_DATA_LIMIT", 4)
+    case_file(corpus, "c.yaml", files_case("ok.txt"))
+    assert "larger than" in problems_of(corpus)[0]
+
+
+BILLION_LAUGHS = ("schema: 1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+                  + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n"
+                            for i in range(1, 10)) + "cases: [*a9]\n")
+
+
+@pytest.mark.parametrize("text, says", [
+    (BILLION_LAUGHS, "aliases expand this document to more than"),
+    ("schema: 1\ncases: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested"),
+    ("schema: 1\ncases:\n" + one_case(extra="").replace(
+        "expect: [", "x: &o {w: *o}\n    expect: ["), "an alias that contains itself"),
+    ("schema: 1\ncases:\n" + one_case() + "    expect: []\n", "the key 'expect' appears twice"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: nltk, value: '1.0', compare: "
+                                      "{tolerance: 1" + "0" * 400 + "}, provenance: {kind: "
+                                      "documented, source: s, where: w}}"), "compare is"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: nltk, value: '1.0', compare: "
+                                      "exactly, provenance: {kind: documented, source: s, "
+                                      "where: w}}"), "compare is 'exact', 'printed'"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: nltk, value: '1e999', provenance: "
+                                      "{kind: documented, source: s, where: w}}"), "BH009"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: nltk, value: '1.0', compare: "
+                                      "{tolerance: .nan}, provenance: {kind: documented, "
+                                      "source: s, where: w}}"), "BH010"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: nltk, options: {weights: null}, "
+                                      "value: '1.0', provenance: {kind: documented, source: s, "
+                                      "where: w}}"), "BH007"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: nlkt, value: '1.0', provenance: "
+                                      "{kind: documented, source: s, where: w}}"), "BH012"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: '', value: '1.0', provenance: "
+                                      "{kind: documented, source: s, where: w}}"),
+     "should be non-empty"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: nltk, figure: cumulative.2, value: "
+                                      "'1.0', provenance: {kind: documented, source: s, "
+                                      "where: w}}"), "BH011"),
+    ("schema: 1\ncases:\n" + one_case(expect="{convention: tf-nmt, options: {max_order: "
+                                      "1000000000}, value: '1.0', provenance: {kind: "
+                                      "documented, source: s, where: w}}"), "at most 100"),
+    ("cases:\n" + one_case(), "'schema' is a required property"),
+])
+def test_a_hostile_or_wrong_case_file_is_one_problem_and_the_rest_runs(tmp_path, text, says,
+                                                                       capsys):
+    (tmp_path / "bad.yaml").write_text(text, encoding="utf-8")
+    case_file(tmp_path, "good.yaml", GOOD)
+    started = time.monotonic()
+    assert main(["validate", str(tmp_path)]) == 2
+    out = capsys.readouterr().out
+    assert says in out and "Traceback" not in out and len(out) < 2000
+    assert main(["run", str(tmp_path), "-q"]) == 2
+    out = capsys.readouterr().out
+    assert "1 cases" in out and "→ exit 2" in out
+    assert time.monotonic() - started < 30
+
+
+def test_a_case_with_a_lint_problem_is_not_judged(tmp_path):
+    """``weights: null`` was flagged BH007 and still judged."""
+    from runs import checks, run
+
+    case_file(tmp_path, "c.yaml", one_case("flagged", "{convention: nltk, options: {weights: "
+                                                      "null}, value: '1.0', provenance: {kind: "
+                                                      "documented, source: s, where: w}}")
+              + GOOD)
+    result, _ = run(paths=(str(tmp_path),))
+    assert {r.case for r in checks(result)} == {"good"} and result.exit_code == 2
+
+
+def test_a_file_name_that_is_not_utf8_runs(tmp_path):
+    name = os.fsdecode(b"bad\xff.yaml")
+    case_file(tmp_path, name, GOOD)
+    assert main(["run", str(tmp_path), "-q"]) == 0
+
+
+def test_a_yaml_file_that_is_not_a_regular_file_is_a_problem(tmp_path):
+    os.mkfifo(tmp_path / "fifo.yaml")
+    case_file(tmp_path, "good.yaml", GOOD)
+    assert any("not a regular file" in p for p in problems_of(tmp_path))
+
+
+# --- the pytest plugin -----------------------------------------------------------------------
+
+def pytest_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                           "-o", "addopts=", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def test_pytest_reports_every_bad_file_and_still_runs_the_good_one(tmp_path):
+    """One bad file interrupted the whole session; files without ``schema: 1`` were skipped;
+    duplicate ids across files were not reported."""
+    (tmp_path / "laughs.yaml").write_text(BILLION_LAUGHS, encoding="utf-8")
+    (tmp_path / "deep.yaml").write_text("schema: 1\ncases: " + "[" * 50_000 + "]" * 50_000,
+                                        encoding="utf-8")
+    (tmp_path / "noschema.yaml").write_text("cases:\n" + one_case("other"), encoding="utf-8")
+    case_file(tmp_path, "good.yaml", GOOD)
+    case_file(tmp_path, "again.yaml", GOOD)
+    (tmp_path / "ci.yaml").write_text("jobs: {test: {runs-on: ubuntu}}\n", encoding="utf-8")
+    done = pytest_run(".", cwd=tmp_path)
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "4 failed, 1 passed" in out, out
+    assert "aliases expand" in out and "nested" in out and "'schema' is a required" in out
+    assert "BH001 duplicate id" in out and "ci.yaml" not in out

@@ -1,0 +1,187 @@
+"""Execution: every backend isolated in worker processes, timed, each distinct request once;
+whatever an implementation does becomes an outcome, never a hang or a harness traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from rich.console import Console
+
+import harness.pipeline as pipeline
+from harness.backends.base import LIBRARY, Backend
+from harness.execute import Executor
+from harness.plan import distinct_requests, plan_cases
+from harness.records import ERROR, FAIL, PASS, Request, Timeout, Value
+from harness.report.junit import render_junit
+from harness.report.markdown import render_markdown
+from harness.report.terminal import render_terminal
+from runs import CORPUS, FAKE, TESTS, checks, run
+
+TIES = str(CORPUS / "families" / "ref-length.yaml")
+EMPTY = str(CORPUS / "families" / "empty-inputs.yaml")
+
+
+@pytest.fixture(autouse=True)
+def importable_miniatures(monkeypatch):
+    monkeypatch.chdir(TESTS)
+
+
+def no_process_left(pattern: str) -> bool:
+    time.sleep(0.2)
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
+    return not found.strip()
+
+
+@pytest.mark.parametrize("function, kind, verdict", [
+    ("raises", "raised", FAIL), ("returns_nan", "value", FAIL),
+    ("wrong_type", "harness-error", ERROR), ("hangs", "timeout", ERROR),
+    ("crashes_the_interpreter", "harness-error", ERROR), ("huge_integer", "harness-error", ERROR),
+])
+def test_misbehaving_callables_become_outcomes(function, kind, verdict):
+    result, _ = run(implementation=f"miniatures:{function}", claims="nltk", paths=(TIES,),
+                    select="tie-two-refs-longer-first", timeout=2.0)
+    assert result.exit_code == 1
+    mine = checks(result, "expectation")
+    assert mine and all(r.actual.kind == kind and r.verdict == verdict for r in mine)
+
+
+@pytest.mark.parametrize("mode, kind, error", [
+    ("garbage", "harness-error", "garbage"), ("crash", "harness-error", "crash"),
+    ("hang", "timeout", None), ("error", "raised", None),
+    ("wrong-key", "harness-error", "garbage"), ("stray-line", "harness-error", "protocol"),
+    ("wrong-id", "harness-error", "protocol"), ("no-id", "harness-error", "protocol"),
+    ("not-utf8", "harness-error", "garbage"), ("close-stdout", "harness-error", "protocol"),
+    ("big-int", "harness-error", "garbage"),
+])
+def test_misbehaving_programs_become_outcomes(mode, kind, error):
+    """Issue #10 fuzzing: a stray line or an answer with another id no longer shifts the
+    answers onto other requests (false passes); stdout closed, bytes that are not UTF-8 and
+    megabyte integers are outcomes, and none of them hangs the run."""
+    started = time.monotonic()
+    result, _ = run(implementation_cmd=f"{FAKE} {mode}", claims="nltk", paths=(TIES,),
+                    select="tie-t*", timeout=1.0)
+    mine = checks(result, "expectation")
+    assert len(mine) == 3 and all(r.actual.kind == kind for r in mine)
+    if error:
+        assert all(r.actual.error == error for r in mine)
+    assert not checks(result, verdict=PASS) or all(r.check == "drift" for r in
+                                                    checks(result, verdict=PASS))
+    assert result.exit_code == 1
+    assert time.monotonic() - started < 30
+
+
+def test_a_request_bigger_than_the_pipe_to_a_program_that_stops_reading_times_out():
+    result, _ = run(implementation_cmd=f"{FAKE} never-read", claims="tf-nmt",
+                    paths=(str(CORPUS / "real" / "nmt-deen-3000.yaml"),), timeout=1.0)
+    mine = checks(result, "expectation")
+    assert mine and all(isinstance(r.actual, Timeout) for r in mine)
+    assert "did not read its request" in mine[0].actual.message
+
+
+def test_output_the_implementation_prints_is_not_taken_for_an_answer():
+    result, _ = run(implementation="miniatures:prints_to_stdout", claims="nltk", paths=(TIES,),
+                    select="tie-*")
+    assert result.exit_code == 0 and checks(result, "expectation", PASS)
+
+
+@pytest.mark.parametrize("implementation", [
+    {"implementation_cmd": f"{FAKE} child"}, {"implementation": "miniatures:spawns_a_child"}])
+def test_children_of_the_implementation_do_not_outlive_the_run(implementation):
+    """Issue #10 fuzzing: 19 ``sleep`` processes survived a run; a child that inherits
+    stdout hung ``close()``."""
+    started = time.monotonic()
+    run(**implementation, claims="nltk", paths=(TIES,), select="tie-t*")
+    assert time.monotonic() - started < 20
+    assert no_process_left("sleep 1000")
+
+
+def test_each_distinct_request_runs_once(tmp_path):
+    """Issue #10.6: the expectation and the differential check share one answer."""
+    log = tmp_path / "requests.log"
+    result, _ = run(implementation_cmd=f"{FAKE} log {log}", claims="nltk",
+                    paths=(str(CORPUS / "seeds" / "nltk-docs.yaml"),))
+    sent = log.read_text(encoding="utf-8").splitlines()[1:]  # after the startup request
+    assert sent and len(sent) == len(set(sent))
+    assert len(checks(result, "expectation")) + len(checks(result, "differential")) > len(sent)
+
+
+def test_the_bundled_corpus_plans_each_request_once():
+    from harness.cases.loader import load
+    from harness.pipeline import roles_of
+    from harness.backends.base import BackendInfo
+
+    engine = BackendInfo("own", "0", ("nltk",), "engine")
+    library = BackendInfo("nltk", "3.10.4", ("nltk",), "library")
+    roles = roles_of([engine, library], engine, ("nltk", "sacrebleu"), True, True)
+    plans = plan_cases(load().cases, roles)
+    planned = [r for p in plans for c in p.checks for r in (c.subject, c.reference) if r]
+    planned += [r for p in plans for _, r in p.divergence]
+    distinct = distinct_requests(plans)
+    assert len(distinct) == len(set(distinct)) < len(planned)
+
+
+def fake_nltk(mode: str, version: str = "3.10.4"):
+    return lambda python=None: Backend(
+        name="nltk", role=LIBRARY, conventions=("nltk",), module="nltk",
+        command=(sys.executable, str(TESTS / "fake_library.py"), mode, version))
+
+
+@pytest.mark.parametrize("mode, kind", [("hang", "timeout"), ("crash", "harness-error")])
+def test_a_hanging_or_crashing_library_costs_one_request(monkeypatch, mode, kind):
+    """Issue #10.7: the libraries run isolated and timed, like the implementation."""
+    monkeypatch.setitem(pipeline.REFERENCE_BACKENDS, "nltk", fake_nltk(mode))
+    started = time.monotonic()
+    result, _ = run(paths=(EMPTY,), timeout=1.0)
+    broken = [r for r in checks(result, "drift") if r.actual.kind == kind]
+    assert broken and all(r.verdict == "drift" for r in broken)
+    assert checks(result, "drift", PASS)
+    assert time.monotonic() - started < 60
+    assert no_process_left("fake_library.py")
+
+
+def test_a_library_release_the_backend_cannot_drive_is_said_once(monkeypatch):
+    """Issue #10.5: no noise of drift and failures, one line in the header."""
+    monkeypatch.setitem(pipeline.REFERENCE_BACKENDS, "nltk", lambda python=None: Backend(
+        name="nltk", role=LIBRARY, conventions=("nltk",), supported=">=3.2.2", module="nltk",
+        command=(sys.executable, str(TESTS / "fake_library.py"), "ok", "3.0.1")))
+    result, _ = run(paths=(TIES,))
+    nltk = result.header.backend("nltk")
+    assert nltk.status == "unsupported version" and ">=3.2.2" in nltk.note
+    assert not [r for r in checks(result) if "nltk" in (r.backend, r.other)]
+    assert result.exit_code == 0
+
+
+def test_hostile_messages_cannot_break_a_report(tmp_path):
+    """Issue #10 fuzzing: a lone surrogate in an error message made the report writer raise
+    after the run; NUL and ESC broke JUnit and reached the terminal raw."""
+    from harness.report.stream import dumps
+
+    result, lines = run(implementation="miniatures:hostile_message", claims="nltk",
+                        paths=(TIES,), select="tie-t*")
+    text = "".join(dumps(line) for line in lines)
+    text.encode("utf-8")
+    assert "\x1b" not in text and "\x00" not in text
+    ElementTree.fromstring(render_junit(result.run(), False).encode("utf-8"))
+    assert "\x1b" not in render_markdown(result.run())
+    console = Console(record=True, file=open("/dev/null", "w"), width=200)
+    render_terminal(result.run(), console)
+    assert "\x1b" not in console.export_text(styles=False)
+
+
+def test_the_executor_answers_as_it_goes_and_ends_its_workers():
+    from harness.backends.own import engine_backend
+
+    requests = [Request.make("own", "nltk", "sentence", [f"a b c {i}"], [["a b c d"]], {})
+                for i in range(20)]
+    with Executor(timeout=5, jobs=2) as executor:
+        assert executor.start(engine_backend()).ready
+        answers = list(executor.run(requests))
+    assert sorted(r.hypotheses for r, _ in answers) == sorted(r.hypotheses for r in requests)
+    assert all(isinstance(o, Value) for _, o in answers)
+    assert no_process_left("harness.worker own")
