@@ -31,8 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from data import deen_3000, generated  # noqa: E402
 
-from harness.bleu import Request, score, score_many  # noqa: E402
-from harness.bleu import tokenizers  # noqa: E402
+from harness.bleu import (  # noqa: E402
+    Request,
+    score,
+    score_many,
+    tokenizers,  # noqa: E402
+)
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 

@@ -74,12 +74,10 @@ def on_unit_scale(value: Score, scale: float) -> Score:
     return value / scale if not isinstance(value, str) else value
 
 
-def same_score(a: Score, b: Score, precision: float = 0.0, scale_a: float = 1.0,
-               scale_b: float = 1.0) -> bool:
-    """Whether two conventions' scores agree once both are on the 0-1 scale, within
+def same_score(a: Score, b: Score, precision: float = 0.0) -> bool:
+    """Whether two scores on the 0-1 scale agree, within
     :data:`AGREEMENT_RELATIVE_TOLERANCE` or a float32 convention's ``precision``."""
-    return agree(on_unit_scale(a, scale_a), on_unit_scale(b, scale_b),
-                 max(AGREEMENT_RELATIVE_TOLERANCE, precision))
+    return agree(a, b, max(AGREEMENT_RELATIVE_TOLERANCE, precision))
 
 
 def difference(actual: float, expected: str) -> float | None:

@@ -78,29 +78,47 @@ def check_timeout(value: float, flag: str = "--timeout") -> float:
     return value
 
 
+#: Requests in flight per worker: the next ones wait in its stdin, so a worker never idles
+#: while the harness judges or reads; a failure is charged to the request at the head only.
+PIPELINE = 4
+
+
+@dataclass
+class Sent:
+    """A request written (or being written) to a worker, not yet answered."""
+
+    ident: int
+    request: Request | None  # None: a startup request (info, or the trivial request)
+    timeout: float
+    end: int  # where its bytes end in everything written to this worker
+
+
+@dataclass
+class Finished:
+    ident: int
+    request: Request | None
+    backend: Backend
+    answer: dict[str, Any] | None = None
+    failure: Outcome | None = None
+
+
 @dataclass
 class Worker:
-    """One worker process of one backend, and the request it is answering."""
+    """One worker process of one backend, and the requests it has in hand (in order)."""
 
     backend: Backend
     process: subprocess.Popen | None = None
     buffer: bytearray = field(default_factory=bytearray)
     stderr: bytearray = field(default_factory=bytearray)
     pending: bytes = b""
-    request: Request | None = None  # None while idle
-    ident: int = 0
-    deadline: float = 0.0
-    timeout: float = 0.0
-    answer: dict[str, Any] | None = None
-    failure: Outcome | None = None
+    queued: int = 0  # bytes handed to it so far
+    written: int = 0  # bytes it has taken
+    inflight: deque[Sent] = field(default_factory=deque)
+    deadline: float = 0.0  # of the request at the head
 
     @property
-    def busy(self) -> bool:
-        return self.process is not None and self.ident != 0 and not self.done
-
-    @property
-    def done(self) -> bool:
-        return self.answer is not None or self.failure is not None
+    def alive(self) -> bool:
+        return self.process is not None
 
     def stderr_tail(self) -> str:
         text = self.stderr.decode("utf-8", "replace").strip()
@@ -123,6 +141,8 @@ class Executor:
         self.backends: dict[str, Backend] = {}
         self.infos: dict[str, BackendInfo] = {}
         self.workers: dict[str, list[Worker]] = {}
+        self.queues: dict[str, deque[Request]] = {}
+        self.finished: dict[int, Finished] = {}
         self._next_ident = 1
         self._closed = False
 
@@ -137,7 +157,7 @@ class Executor:
         then, for an implementation under test, the trivial request, which must give a
         number."""
         results: dict[str, BackendInfo] = {}
-        asked: dict[str, Worker] = {}
+        workers: dict[str, Worker] = {}
         for backend in backends:
             self.backends[backend.name] = backend
             if (backend.module and backend.python == sys.executable
@@ -146,79 +166,84 @@ class Executor:
                                                 f"{backend.name} is not installed")
                 continue
             worker = self._new_worker(backend)
-            if worker.failure is not None:
-                results[backend.name] = _status(backend, FAILED, worker.failure.message)
+            if not worker.alive:
+                results[backend.name] = _status(backend, FAILED, self._spawn_error)
                 continue
-            asked[backend.name] = worker
-            if backend.protocol in (HARNESS_PROTOCOL, CALLABLE_PROTOCOL):
-                self._send(worker, None, {"info": True}, self.startup_timeout)
-        self._wait_for(w for name, w in asked.items()
-                       if self.backends[name].protocol in (HARNESS_PROTOCOL, CALLABLE_PROTOCOL))
+            workers[backend.name] = worker
+        infos = self._ask({name: {"info": True} for name, worker in workers.items()
+                           if self.backends[name].protocol in (HARNESS_PROTOCOL,
+                                                               CALLABLE_PROTOCOL)}, workers)
         described: dict[str, tuple[str, str]] = {}
-        for name, worker in list(asked.items()):
+        for name in list(workers):
             backend = self.backends[name]
             version = "under test" if backend.role == UNDER_TEST else ""
             python = ""
-            if backend.protocol in (HARNESS_PROTOCOL, CALLABLE_PROTOCOL):
-                answer = worker.answer if worker.answer is not None else worker.failure
+            if name in infos:
+                answer = infos[name]
                 if isinstance(answer, dict) and isinstance(answer.get("info"), dict):
                     version = str(answer["info"].get("version") or version)
                     python = str(answer["info"].get("python") or "")
+                    reason = backend.unsupported_version(version)
+                    if reason:
+                        results[name] = _status(backend, UNSUPPORTED_VERSION, reason, version,
+                                                python)
+                        del workers[name]
+                        continue
                 elif isinstance(answer, dict) and "fatal" in answer:
                     state = NOT_INSTALLED if backend.role == LIBRARY else FAILED
                     results[name] = _status(backend, state, str(answer["fatal"]))
-                    del asked[name]
+                    del workers[name]
                     continue
                 else:
                     results[name] = _status(backend, FAILED, _startup_failure(answer))
-                    del asked[name]
-                    continue
-                reason = backend.unsupported_version(version)
-                if reason:
-                    results[name] = _status(backend, UNSUPPORTED_VERSION, reason, version,
-                                            python)
-                    del asked[name]
+                    del workers[name]
                     continue
             described[name] = (version, python)
-            if backend.protocol in (USER_PROTOCOL, CALLABLE_PROTOCOL):
-                self._send(worker, None, dict(TRIVIAL_REQUEST), self.startup_timeout)
-        self._wait_for(w for name, w in asked.items()
-                       if self.backends[name].protocol in (USER_PROTOCOL, CALLABLE_PROTOCOL))
-        for name, worker in asked.items():
+        trivial = self._ask({name: dict(TRIVIAL_REQUEST) for name in workers
+                             if self.backends[name].protocol in (USER_PROTOCOL,
+                                                                 CALLABLE_PROTOCOL)}, workers)
+        for name in workers:
             backend = self.backends[name]
-            version, python = described[name]
-            if backend.protocol in (USER_PROTOCOL, CALLABLE_PROTOCOL):
-                answer = worker.answer if worker.answer is not None else worker.failure
+            if name in trivial:
+                answer = trivial[name]
                 outcome = answer if not isinstance(answer, dict) else outcome_of(answer, backend)
                 if not isinstance(outcome, Value):
                     results[name] = _status(
                         backend, FAILED, "it did not answer a trivial request (hypothesis "
                         f"'a b c d' against itself) with a score: {_described(outcome)}")
                     continue
-            results[name] = _status(backend, READY, "", version, python)
+            results[name] = _status(backend, READY, "", *described[name])
         self.infos.update(results)
         return [results[b.name] for b in backends]
 
-    def _wait_for(self, workers: Iterable[Worker]) -> None:
-        waiting = list(workers)
-        while any(not w.done for w in waiting):
+    def _ask(self, bodies: Mapping[str, dict[str, Any]],
+             workers: Mapping[str, Worker]) -> dict[str, dict[str, Any] | Outcome]:
+        """Send each named worker one startup request; wait for every answer or failure."""
+        idents = {name: self._send(workers[name], None, body, self.startup_timeout)
+                  for name, body in bodies.items()}
+        while any(ident not in self.finished for ident in idents.values()):
             self._pump(self._wait_time())
+        answers = {}
+        for name, ident in idents.items():
+            done = self.finished.pop(ident)
+            answers[name] = done.answer if done.answer is not None else done.failure
+        return answers
 
     def _new_worker(self, backend: Backend) -> Worker:
         worker = Worker(backend)
+        self._spawn_error = ""
         try:
             worker.process = subprocess.Popen(
                 backend.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True, cwd=backend.cwd,
                 env=dict(backend.env) if backend.env is not None else None)
         except (OSError, ValueError) as error:
-            worker.failure = HarnessError(CRASH, f"cannot start {' '.join(backend.command)}: "
-                                                 f"{getattr(error, 'strerror', None) or error}")
+            self._spawn_error = (f"cannot start {' '.join(backend.command)}: "
+                                 f"{getattr(error, 'strerror', None) or error}")
             return worker
-        for stream, name, events in ((worker.process.stdout, "out", selectors.EVENT_READ),
-                                     (worker.process.stderr, "err", selectors.EVENT_READ)):
+        for stream, name in ((worker.process.stdout, "out"), (worker.process.stderr, "err")):
             os.set_blocking(stream.fileno(), False)
-            self.selector.register(stream.fileno(), events, (worker, name))
+            self.selector.register(stream.fileno(), selectors.EVENT_READ, (worker, name))
         os.set_blocking(worker.process.stdin.fileno(), False)
         self.workers.setdefault(backend.name, []).append(worker)
         return worker
@@ -227,7 +252,6 @@ class Executor:
 
     def run(self, requests: Iterable[Request]) -> Iterator[tuple[Request, Outcome]]:
         """Each request's outcome, as soon as it is known (not in request order)."""
-        queues: dict[str, deque[Request]] = {}
         total = done = 0
         for request in requests:
             total += 1
@@ -236,17 +260,24 @@ class Executor:
                 done += 1
                 yield request, immediate
             else:
-                queues.setdefault(request.backend, deque()).append(request)
+                self.queues.setdefault(request.backend, deque()).append(request)
         self._report(done, total)
-        while any(queues.values()) or self._any_busy():
-            for name, queue in queues.items():
-                self._dispatch(name, queue)
-            finished = self._pump(self._wait_time())
-            for worker in finished:
-                request, outcome = self._collect(worker)
+        while any(self.queues.values()) or self._in_hand():
+            for name in list(self.queues):
+                self._dispatch(name)
+            self._pump(self._wait_time())
+            for ident in sorted(self.finished):
+                finished = self.finished.pop(ident)
+                if finished.request is None:
+                    continue
                 done += 1
                 self._report(done, total)
-                yield request, outcome
+                yield finished.request, self._outcome(finished)
+
+    def _outcome(self, finished: Finished) -> Outcome:
+        outcome = finished.failure if finished.failure is not None else outcome_of(
+            finished.answer or {}, finished.backend)
+        return finished.backend.settle(finished.request, outcome)
 
     def _answer_without_worker(self, request: Request) -> Outcome | None:
         backend, info = self.backends.get(request.backend), self.infos.get(request.backend)
@@ -256,56 +287,58 @@ class Executor:
             return Unsupported(info.note or f"{request.backend}: {info.status}")
         return backend.declined(request)
 
-    def _dispatch(self, name: str, queue: deque[Request]) -> None:
+    def _dispatch(self, name: str) -> None:
+        queue = self.queues[name]
         backend = self.backends[name]
         workers = self.workers.setdefault(name, [])
         while queue:
-            idle = next((w for w in workers if w.process is not None and not w.busy), None)
-            if idle is None:
-                if len([w for w in workers if w.process is not None]) >= self.jobs:
-                    return
-                idle = self._new_worker(backend)
-                if idle.process is None:  # cannot even start: this request fails
-                    workers.append(idle)
-                    idle.request, idle.ident = queue.popleft(), -1
+            live = [w for w in workers if w.alive]
+            if len(live) < self.jobs and all(w.inflight for w in live):
+                worker = self._new_worker(backend)
+                if not worker.alive:  # cannot even start: this request fails
+                    request = queue.popleft()
+                    ident = self._take_ident()
+                    self.finished[ident] = Finished(ident, request, backend, failure=HarnessError(
+                        CRASH, self._spawn_error))
                     continue
-            self._send(idle, queue.popleft(), None, self.timeout)
-
-    def _collect(self, worker: Worker) -> tuple[Request, Outcome]:
-        request = worker.request
-        if worker.failure is not None:
-            outcome = worker.failure
-        else:
-            outcome = outcome_of(worker.answer or {}, worker.backend)
-        worker.request, worker.ident, worker.answer, worker.failure = None, 0, None, None
-        if worker.process is None:
-            self.workers[worker.backend.name].remove(worker)
-        return request, worker.backend.settle(request, outcome)
+                live.append(worker)
+            worker = min(live, key=lambda w: len(w.inflight))
+            if len(worker.inflight) >= PIPELINE:
+                return
+            self._send(worker, queue.popleft(), None, self.timeout)
 
     def _report(self, done: int, total: int) -> None:
         if self.progress is not None:
             self.progress(done, total)
 
-    def _any_busy(self) -> bool:
-        return any(w.busy or (w.request is not None and w.done)
-                   for ws in self.workers.values() for w in ws)
+    def _in_hand(self) -> bool:
+        return bool(self.finished) or any(w.inflight for ws in self.workers.values()
+                                          for w in ws)
 
     # --- the event loop -------------------------------------------------------------------
 
-    def _send(self, worker: Worker, request: Request | None, body: dict[str, Any] | None,
-              timeout: float) -> None:
+    def _take_ident(self) -> int:
         ident = self._next_ident
         self._next_ident += 1
+        return ident
+
+    def _send(self, worker: Worker, request: Request | None, body: dict[str, Any] | None,
+              timeout: float) -> int:
+        ident = self._take_ident()
         if body is None:
             body = request_body(request, worker.backend)
         body["id"] = ident
-        worker.request, worker.ident, worker.answer, worker.failure = request, ident, None, None
-        worker.timeout, worker.deadline = timeout, time.monotonic() + timeout
-        worker.pending = (json.dumps(body) + "\n").encode("utf-8", "backslashreplace")
+        data = (json.dumps(body) + "\n").encode("utf-8", "backslashreplace")
+        worker.queued += len(data)
+        if not worker.inflight:
+            worker.deadline = time.monotonic() + timeout
+        worker.inflight.append(Sent(ident, request, timeout, worker.queued))
+        worker.pending += data
         self._write(worker)
+        return ident
 
     def _write(self, worker: Worker) -> None:
-        if worker.process is None:
+        if not worker.alive:
             return
         fd = worker.process.stdin.fileno()
         try:
@@ -321,17 +354,15 @@ class Executor:
                 return self._fail(worker, self._exit_failure(worker))
             return self._fail(worker, HarnessError(
                 PROTOCOL, "closed its standard input before reading the request"))
+        worker.written += written
         worker.pending = worker.pending[written:]
         if worker.pending:
-            self._watch(fd, selectors.EVENT_WRITE, (worker, "in"))
+            try:
+                self.selector.register(fd, selectors.EVENT_WRITE, (worker, "in"))
+            except KeyError:
+                pass
         else:
             self._unwatch_stdin(worker)
-
-    def _watch(self, fd: int, events: int, data) -> None:
-        try:
-            self.selector.register(fd, events, data)
-        except KeyError:
-            pass
 
     def _unwatch_stdin(self, worker: Worker) -> None:
         try:
@@ -340,15 +371,14 @@ class Executor:
             pass
 
     def _wait_time(self) -> float:
-        deadlines = [w.deadline for ws in self.workers.values() for w in ws if w.busy]
+        deadlines = [w.deadline for ws in self.workers.values() for w in ws if w.inflight]
         if not deadlines:
             return 0.5
         return max(0.0, min(min(deadlines) - time.monotonic(), 0.5))
 
-    def _pump(self, timeout: float) -> list[Worker]:
-        """Handle what is ready; return the workers whose request is now finished."""
-        finished: list[Worker] = []
-        for key, _ in self.selector.select(timeout):
+    def _pump(self, timeout: float) -> None:
+        """Handle what is ready: answers, stderr, writes, and deadlines that passed."""
+        for key, _ in self.selector.select(0 if self.finished else timeout):
             worker, stream = key.data
             if stream == "out":
                 self._read_answer(worker)
@@ -359,13 +389,13 @@ class Executor:
         now = time.monotonic()
         for workers in list(self.workers.values()):
             for worker in list(workers):
-                if worker.busy and now > worker.deadline:
-                    what = "read its request" if worker.pending else "answer"
-                    self._fail(worker, Timeout(worker.timeout,
-                                               f"did not {what} within {worker.timeout:g} s"))
-                if worker.request is not None and worker.done:
-                    finished.append(worker)
-        return finished
+                if worker.alive and worker.inflight and now > worker.deadline:
+                    head = worker.inflight[0]
+                    what = "read its request" if worker.written < head.end else "answer"
+                    self._fail(worker, Timeout(head.timeout,
+                                               f"did not {what} within {head.timeout:g} s"))
+                if not worker.alive and not worker.inflight:
+                    workers.remove(worker)
 
     def _read_stderr(self, worker: Worker, fd: int) -> None:
         try:
@@ -384,10 +414,10 @@ class Executor:
         del worker.stderr[:-STDERR_TAIL]
 
     def _read_answer(self, worker: Worker) -> None:
-        if worker.process is None:
+        if not worker.alive:
             return
         try:
-            data = os.read(worker.process.stdout.fileno(), 65536)
+            data = os.read(worker.process.stdout.fileno(), 1 << 20)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
@@ -396,18 +426,19 @@ class Executor:
             self._closed_stdout(worker)
             return
         worker.buffer += data
-        while worker.process is not None and b"\n" in worker.buffer:
-            raw, _, rest = bytes(worker.buffer).partition(b"\n")
-            worker.buffer = bytearray(rest)
+        while worker.alive and b"\n" in worker.buffer:
+            end = worker.buffer.index(b"\n")
+            raw = bytes(worker.buffer[:end])
+            del worker.buffer[:end + 1]
             self._line(worker, raw)
-        if worker.process is not None and len(worker.buffer) > MAX_ANSWER_BYTES:
+        if worker.alive and len(worker.buffer) > MAX_ANSWER_BYTES:
             self._fail(worker, HarnessError(GARBAGE, f"an answer longer than "
                                                      f"{MAX_ANSWER_BYTES // 2**20} MiB"))
 
     def _line(self, worker: Worker, raw: bytes) -> None:
         if not raw.strip():
             return
-        if not worker.busy:  # output nobody asked for: the worker is out of step
+        if not worker.inflight:  # output nobody asked for: the worker is out of step
             self._kill(worker)
             return
         try:
@@ -423,14 +454,23 @@ class Executor:
         if not isinstance(answer, dict):
             return self._fail(worker, HarnessError(GARBAGE, f"an answer that is not a JSON "
                                                             f"object: {text[:80]!r}"))
-        if answer.get("id") != worker.ident:
+        head = worker.inflight[0]
+        if answer.get("id") != head.ident:
             return self._fail(worker, HarnessError(
-                PROTOCOL, f"answered with id {answer.get('id')!r} to request {worker.ident} "
+                PROTOCOL, f"answered with id {answer.get('id')!r} to request {head.ident} "
                           "(every answer carries the id of its request)"))
-        worker.answer = answer
+        self._finish_head(worker, answer=answer)
+
+    def _finish_head(self, worker: Worker, answer: dict[str, Any] | None = None,
+                     failure: Outcome | None = None) -> None:
+        sent = worker.inflight.popleft()
+        self.finished[sent.ident] = Finished(sent.ident, sent.request, worker.backend, answer,
+                                             failure)
+        if worker.inflight:
+            worker.deadline = time.monotonic() + worker.inflight[0].timeout
 
     def _closed_stdout(self, worker: Worker) -> None:
-        if worker.busy:
+        if worker.inflight:
             try:
                 worker.process.wait(timeout=0.25)
             except subprocess.TimeoutExpired:
@@ -451,7 +491,18 @@ class Executor:
                                    + (f": {tail}" if tail else ""))
 
     def _fail(self, worker: Worker, failure: Outcome) -> None:
-        worker.failure = failure
+        """The request at the head fails; the ones behind it go back to their queue (another
+        worker answers them); the worker is ended."""
+        if worker.inflight:
+            self._finish_head(worker, failure=failure)
+        queue = self.queues.setdefault(worker.backend.name, deque())
+        for sent in reversed(worker.inflight):
+            if sent.request is not None:
+                queue.appendleft(sent.request)
+            else:
+                self.finished[sent.ident] = Finished(sent.ident, None, worker.backend,
+                                                     failure=failure)
+        worker.inflight.clear()
         self._kill(worker)
 
     def _kill(self, worker: Worker) -> None:
@@ -471,6 +522,7 @@ class Executor:
                 pass
         worker.process = None
         worker.buffer = bytearray()
+        worker.pending = b""
 
     def close(self) -> None:
         """End every worker: stdin closed first (a polite end), then each process group
@@ -478,7 +530,7 @@ class Executor:
         if self._closed:
             return
         self._closed = True
-        alive = [w for ws in self.workers.values() for w in ws if w.process is not None]
+        alive = [w for ws in self.workers.values() for w in ws if w.alive]
         for worker in alive:
             try:
                 worker.process.stdin.close()

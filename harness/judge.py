@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.bleu import CONVENTIONS
+from harness.bleu.conventions import scores_agree, unit_score
 from harness.cases.model import Case, Expectation
-from harness.compare import agree, difference, expected_float, matches, same_score
+from harness.compare import agree, difference, expected_float, matches
 from harness.explain.attribution import Scorer, attribute
 from harness.plan import CasePlan, PlannedCheck
 from harness.records import (
@@ -234,9 +235,10 @@ def _divergence_records(plan: CasePlan, outcomes, stats_tags) -> list[CheckRecor
         for b in names[i + 1:]:
             if not _comparable(values[a]) or not _comparable(values[b]):
                 continue  # an input one convention cannot express, or no answer
-            x, y = _unit(a, values[a]), _unit(b, values[b])
-            if same_score(x, y, max(CONVENTIONS[a].precision, CONVENTIONS[b].precision)):
+            native_a, native_b = _native(values[a]), _native(values[b])
+            if scores_agree(a, native_a, b, native_b):
                 continue
+            x, y = unit_score(a, native_a), unit_score(b, native_b)
             # Every convention gives BP = 1 at c == r, so the boundary explains no divergence.
             tags = [t for t in stats_tags if t != "bp-boundary"]
             tags += option_tags(options[a], options[b])
@@ -261,10 +263,8 @@ def _comparable(outcome: Outcome) -> bool:
     return isinstance(outcome, (Value, Raised))
 
 
-def _unit(convention: str, outcome: Outcome) -> float | str:
-    if isinstance(outcome, Value):
-        return outcome.score / CONVENTIONS[convention].scale
-    return shown(outcome)
+def _native(outcome: Outcome) -> float | str:
+    return outcome.score if isinstance(outcome, Value) else shown(outcome)
 
 
 def _resolved(convention: str, case: Case, options: Mapping[str, Any]) -> dict[str, Any]:

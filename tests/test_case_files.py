@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from runs import case_file, one_case
 
 from harness.cases.lint import lint
 from harness.cases.loader import load
 from harness.cli import main
-from runs import CORPUS, case_file, one_case
 
 GOOD = one_case("good")
 

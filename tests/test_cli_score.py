@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from libraries import nltk_bleu, sacrebleu_bleu
 
 from harness.bleu import CONVENTIONS
 from harness.cli import main
-from libraries import nltk_bleu, sacrebleu_bleu
 
 EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
 HYP, REF1, REF2 = (str(EXAMPLES / f) for f in ("hyp.txt", "ref1.txt", "ref2.txt"))

@@ -12,10 +12,10 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from harness.bleu import ConventionError, score
 from libraries import nltk_bleu, sacrebleu_bleu
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
+
+from harness.bleu import ConventionError, score
 
 EXAMPLES = settings(max_examples=400, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

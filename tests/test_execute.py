@@ -3,15 +3,14 @@ whatever an implementation does becomes an outcome, never a hang or a harness tr
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 from rich.console import Console
+from runs import CORPUS, FAKE, TESTS, checks, run
 
 import harness.pipeline as pipeline
 from harness.backends.base import LIBRARY, Backend
@@ -21,7 +20,6 @@ from harness.records import ERROR, FAIL, PASS, Request, Timeout, Value
 from harness.report.junit import render_junit
 from harness.report.markdown import render_markdown
 from harness.report.terminal import render_terminal
-from runs import CORPUS, FAKE, TESTS, checks, run
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
 EMPTY = str(CORPUS / "families" / "empty-inputs.yaml")
@@ -112,9 +110,9 @@ def test_each_distinct_request_runs_once(tmp_path):
 
 
 def test_the_bundled_corpus_plans_each_request_once():
+    from harness.backends.base import BackendInfo
     from harness.cases.loader import load
     from harness.pipeline import roles_of
-    from harness.backends.base import BackendInfo
 
     engine = BackendInfo("own", "0", ("nltk",), "engine")
     library = BackendInfo("nltk", "3.10.4", ("nltk",), "library")

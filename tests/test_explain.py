@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from libraries import nltk_bleu, sacrebleu_bleu
+from strategies import corpus
 
 from harness.cli import main
 from harness.compare import same_score
 from harness.explain.explain import explain
 from harness.explain.inputs import Input, from_text
-from libraries import nltk_bleu, sacrebleu_bleu
-from strategies import corpus
 
 EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
 HYP, REF1, REF2 = (str(EXAMPLES / f) for f in ("hyp.txt", "ref1.txt", "ref2.txt"))

@@ -11,11 +11,11 @@ import sys
 import time
 
 import pytest
+from runs import CORPUS, FAKE, TESTS, case_file, checks, one_case, run
 
 from harness.cli import main
 from harness.records import DRIFT, ERROR, FAIL, PASS
 from harness.report.stream import read_run
-from runs import CORPUS, FAKE, TESTS, case_file, checks, one_case, run
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from runs import CORPUS, FAKE, TESTS, checks, run
 
 from harness.cli import main
 from harness.report.stream import read_run
-from runs import CORPUS, FAKE, TESTS, checks, run
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
 

@@ -13,12 +13,16 @@ import math
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from strategies import corpus
 
-from harness.backends.optional import bleuscore_backend, fast_bleu_backend, torchmetrics_backend
+from harness.backends.optional import (
+    bleuscore_backend,
+    fast_bleu_backend,
+    torchmetrics_backend,
+)
 from harness.backends.own import engine_backend
 from harness.execute import Executor
 from harness.records import Raised, Request, Unsupported, Value
-from strategies import corpus
 
 EXAMPLES = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from libraries import nltk_bleu
 
 from harness.bleu import score
 from harness.compare import matches
-from libraries import nltk_bleu
 
 
 def matches_printed(value: float, shown: str) -> bool:

@@ -9,12 +9,12 @@ import os
 import stat
 
 import pytest
+from runs import CORPUS, run
 
 from harness.cli import main
 from harness.errors import StreamError
 from harness.records import CheckRecord, Value
 from harness.report.stream import dumps, parse_run, read_run
-from runs import CORPUS, run
 
 MATLAB = str(CORPUS / "seeds" / "matlab.yaml")
 

@@ -41,3 +41,31 @@ def test_intl_documented_behaviour():
 def test_unknown_tokenizer_is_a_value_error():
     with pytest.raises(ValueError, match="unknown tokenizer 'zh'"):
         get_tokenizer("zh")
+
+
+def test_t2t_character_classes_match_bleu_hook_enumeration():
+    """``bleu_hook.UnicodeRegex`` lists every character of category P* and S*; the engine
+    writes the same classes as ranges. Same tokens on random text over the whole range."""
+    import random
+    import re
+    import sys
+    import unicodedata
+
+    from harness.bleu.tokenizers import tokenize_t2t
+
+    def chars(prefix):  # tensor2tensor/utils/bleu_hook.py, UnicodeRegex.property_chars
+        return "".join(chr(x) for x in range(sys.maxunicode)
+                       if unicodedata.category(chr(x)).startswith(prefix))
+
+    punctuation, symbols = re.escape(chars("P")), re.escape(chars("S"))
+    rules = ((re.compile(r"([^\d])([" + punctuation + r"])"), r"\1 \2 "),
+             (re.compile(r"([" + punctuation + r"])([^\d])"), r" \1 \2"),
+             (re.compile("([" + symbols + "])"), r" \1 "))
+    rng = random.Random(2024)
+    for _ in range(3000):
+        text = "".join(chr(rng.randrange(0x20, 0x30000)) if rng.random() < 0.4
+                       else rng.choice("ab .,!?-'1€") for _ in range(rng.randrange(1, 16)))
+        expected = text
+        for pattern, replacement in rules:
+            expected = pattern.sub(replacement, expected)
+        assert tokenize_t2t(text) == expected.split(), text

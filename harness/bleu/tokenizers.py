@@ -151,23 +151,47 @@ def tokenize_mteval_intl_lc(text: str) -> list[str]:
     return _mteval_intl(text, lowercase=True)
 
 
+def _category_ranges(prefixes: str) -> dict[str, list[tuple[int, int]]]:
+    """Runs of code points whose ``unicodedata`` category starts with each of ``prefixes``,
+    in one pass over every code point (as ``bleu_hook.UnicodeRegex`` enumerates them)."""
+    import sys
+    import unicodedata
+
+    category = unicodedata.category
+    runs: dict[str, list[tuple[int, int]]] = {p: [] for p in prefixes}
+    current: dict[str, list[int]] = {}
+    for x in range(sys.maxunicode):
+        c = category(chr(x))[0]
+        if c in runs:
+            run = current.get(c)
+            if run is not None and run[1] == x - 1:
+                run[1] = x
+            else:
+                if run is not None:
+                    runs[c].append((run[0], run[1]))
+                current[c] = [x, x]
+    for c, run in current.items():
+        runs[c].append((run[0], run[1]))
+    return runs
+
+
+def _character_class(runs: list[tuple[int, int]]) -> str:
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                   for a, b in runs)
+
+
 @lru_cache(maxsize=1)
 def _t2t_patterns():
     """Tensor2Tensor ``bleu_hook.UnicodeRegex``: character classes enumerated from
     ``unicodedata`` (categories P* and S*), with Python's ``\\d`` (decimal digits only, where
-    mteval-v14 has ``\\p{N}``)."""
-    import sys
-    import unicodedata
-
-    def chars(prefix: str) -> str:
-        return "".join(re.escape(chr(x)) for x in range(sys.maxunicode)
-                       if unicodedata.category(chr(x)).startswith(prefix))
-
-    punctuation = chars("P")
+    mteval-v14 has ``\\p{N}``). Written as ranges, which match the same characters as
+    T2T's list of every character."""
+    runs = _category_ranges("PS")
+    punctuation, symbols = _character_class(runs["P"]), _character_class(runs["S"])
     return (
         (re.compile(r"([^\d])([" + punctuation + r"])"), r"\1 \2 "),
         (re.compile(r"([" + punctuation + r"])([^\d])"), r" \1 \2"),
-        (re.compile("([" + chars("S") + "])"), r" \1 "),
+        (re.compile("([" + symbols + "])"), r" \1 "),
     )
 
 

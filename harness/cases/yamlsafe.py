@@ -21,6 +21,9 @@ import yaml
 
 MAX_NODES = 200_000
 MAX_DEPTH = 100
+#: libyaml through PyYAML's C bindings when installed (ten times faster); its composer
+#: recurses in C, so the depth is checked on the (iterative) event stream first.
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class YamlProblem(ValueError):
@@ -33,10 +36,23 @@ def _line(node: yaml.Node) -> int:
     return node.start_mark.line + 1
 
 
+def _check_depth(text: str) -> None:
+    depth = 0
+    for event in yaml.parse(text, Loader=LOADER):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise YamlProblem(event.start_mark.line + 1,
+                                  f"nested more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
 def compose_safely(text: str) -> yaml.Node | None:
     """The document's node tree (``None`` for an empty document), checked as above."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        _check_depth(text)
+        root = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark else 1

@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request, score_many
+from harness.bleu.conventions import scores_agree
 from harness.cli.options import add_format, print_json
-from harness.compare import same_score
 from harness.errors import InputError
 from harness.textfiles import read_parallel
 
@@ -149,25 +149,23 @@ def _json_document(args: ScoreArgs, rows: list[list[Outcome]]) -> dict[str, Any]
     return document
 
 
-def normalised(outcome: Outcome) -> float | str:
-    """The score on a 0-1 scale, or ``raises X`` for an outcome that is an error."""
+def native(outcome: Outcome) -> float | str:
+    """The score on its convention's scale, or ``raises X`` for an outcome that is an error."""
     if isinstance(outcome, ConventionError):
         return f"raises {outcome.library_exception}"
-    return outcome.score / CONVENTIONS[outcome.convention].scale
+    return outcome.score
 
 
 def agreement_groups(outcomes: Sequence[Outcome]) -> list[str]:
-    """A letter per outcome; equal letters agree (``harness.compare.same_score``)."""
-    representatives: list[tuple[float | str, float]] = []  # (score, its precision)
+    """A letter per outcome; equal letters agree (``scores_agree``)."""
+    representatives: list[Outcome] = []
     letters = []
     for outcome in outcomes:
-        value = normalised(outcome)
-        precision = CONVENTIONS[outcome.convention].precision
-        for index, (seen, seen_precision) in enumerate(representatives):
-            if same_score(value, seen, max(precision, seen_precision)):
+        for index, seen in enumerate(representatives):
+            if scores_agree(outcome.convention, native(outcome), seen.convention, native(seen)):
                 break
         else:
-            representatives.append((value, precision))
+            representatives.append(outcome)
             index = len(representatives) - 1
         letters.append(chr(ord("A") + index))
     return letters

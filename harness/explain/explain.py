@@ -8,8 +8,8 @@ from itertools import combinations
 from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, Request
+from harness.bleu.conventions import scores_agree, unit_score
 from harness.bleu.result import UNSUPPORTED_INPUT
-from harness.compare import same_score
 from harness.explain.attribution import Attribution, Scorer, attribute
 from harness.explain.inputs import Input
 from harness.tags import input_tags
@@ -26,10 +26,9 @@ def explain(data: Input, conventions: Sequence[str] = ()) -> dict[str, Any]:
         x, y = outcomes[a], outcomes[b]
         if isinstance(x, ConventionError) or isinstance(y, ConventionError):
             continue
-        sa, sb = x.score / CONVENTIONS[a].scale, y.score / CONVENTIONS[b].scale
-        precision = max(CONVENTIONS[a].precision, CONVENTIONS[b].precision)
-        if not same_score(sa, sb, precision):
-            attributions.append(attribute(scorer, a, x.options, sa, b, y.options, sb))
+        if not scores_agree(a, x.score, b, y.score):
+            attributions.append(attribute(scorer, a, x.options, unit_score(a, x.score),
+                                          b, y.options, unit_score(b, y.score)))
     try:
         tags = input_tags(list(data.hypotheses), [list(r) for r in data.references], data.level,
                           data.tokenizer)
@@ -56,11 +55,11 @@ def outcomes_statistics(outcomes) -> dict[str, Any] | None:
 
 
 def _result(name: str, outcome) -> dict[str, Any]:
-    scale = CONVENTIONS[name].scale
     if isinstance(outcome, ConventionError):
         kind = "unsupported" if outcome.library_exception == UNSUPPORTED_INPUT else "raises"
         return {"convention": name, kind: outcome.library_exception, "rule": outcome.rule}
-    return {"convention": name, "score": outcome.score, "score_0_1": outcome.score / scale,
+    return {"convention": name, "score": outcome.score,
+            "score_0_1": unit_score(name, outcome.score),
             "signature": outcome.signature}
 
 

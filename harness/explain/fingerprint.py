@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, score
+from harness.bleu.conventions import unit_score
 from harness.bleu.result import UNSUPPORTED_INPUT
 from harness.cases.loader import load
 from harness.cases.model import Case
@@ -73,7 +74,7 @@ def engine_score(case: Case, convention: str) -> float | str:
                        **effective_options(case, convention, {}))
     except ConventionError as error:
         return "(unsupported)" if error.library_exception == UNSUPPORTED_INPUT else "raises"
-    return result.score / CONVENTIONS[convention].scale
+    return unit_score(convention, result.score)
 
 
 def fingerprint(name: str, cases: Mapping[str, Case],

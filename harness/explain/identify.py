@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, Request
+from harness.bleu.conventions import unit_score
 from harness.compare import expected_float, matches
 from harness.explain.attribution import plain
 from harness.explain.inputs import Input
@@ -54,7 +55,7 @@ def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
         for o, outcome in zip(unique, outcomes):
             if isinstance(outcome, ConventionError):
                 continue
-            unit = outcome.score / convention.scale
+            unit = unit_score(name, outcome.score)
             for shown in (unit, unit * 100):
                 candidates.append(Candidate(name, o, outcome.score, shown, outcome.signature,
                                             matches(shown, value_text, "printed")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from harness import compare
 from harness.bleu.convention import Convention
 from harness.bleu.conventions import (
     matlab,
@@ -29,3 +30,16 @@ def get_convention(name: str) -> Convention:
     except (KeyError, TypeError):
         known = ", ".join(CONVENTIONS)
         raise ValueError(f"unknown convention {name!r} (known: {known})") from None
+
+
+def unit_score(convention: str, score: compare.Score) -> compare.Score:
+    """A convention's score on the 0-1 scale (SacreBLEU and multi-bleu print 0-100); a phrase
+    for an outcome that is not a number (``raises X``) stays as it is."""
+    return compare.on_unit_scale(score, CONVENTIONS[convention].scale)
+
+
+def scores_agree(a: str, score_a: compare.Score, b: str, score_b: compare.Score) -> bool:
+    """Whether two conventions' scores (each on its native scale) agree on the 0-1 scale,
+    within the precision of the less precise one (float32 for torchmetrics and T2T)."""
+    precision = max(CONVENTIONS[a].precision, CONVENTIONS[b].precision)
+    return compare.same_score(unit_score(a, score_a), unit_score(b, score_b), precision)
