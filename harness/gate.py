@@ -136,7 +136,6 @@ class Tally:
 
     ran: int = 0
     new_failures: int = 0
-    known_failures: int = 0
     new_drift: int = 0
     #: under-test check keys that ran, and whether each failed (for stale known entries)
     outcomes: dict[tuple, bool] = field(default_factory=dict)
@@ -146,11 +145,8 @@ class Tally:
         for record in records:
             if record.verdict in RAN:
                 self.ran += 1
-            if record.verdict in FAILING:
-                if record.known:
-                    self.known_failures += 1
-                else:
-                    self.new_failures += 1
+            if record.verdict in FAILING and not record.known:
+                self.new_failures += 1
             if record.verdict == DRIFT and not record.known:
                 self.new_drift += 1
             if record.check in UNDER_TEST_CHECKS and record.verdict in RAN:

@@ -12,7 +12,7 @@ with context, caught or not):
 * :class:`HarnessError` -- a crash, a protocol violation or garbage: never a match for
   anything, not even for an expected exception.
 
-Verdicts come from one vocabulary (:data:`VERDICTS`) and one definition of failing
+Verdicts come from one vocabulary (the constants below) and one definition of failing
 (:data:`FAILING`), which every view and gate use.
 """
 
@@ -30,8 +30,6 @@ from typing import Any, Union
 
 PASS, FAIL, ERROR, DRIFT = "pass", "fail", "error", "drift"
 UNSUPPORTED, SKIPPED, DIVERGENCE = "unsupported", "skipped", "divergence"
-#: Every verdict, in the order views list them.
-VERDICTS = (PASS, FAIL, ERROR, DRIFT, UNSUPPORTED, SKIPPED, DIVERGENCE)
 #: The implementation under test is wrong (fail) or broken (error): exit code 1.
 FAILING = frozenset({FAIL, ERROR})
 #: What a reviewer must look at: failures and reference-library drift.
@@ -42,7 +40,6 @@ RAN = frozenset({PASS, FAIL, ERROR, DRIFT})
 #: The four kinds of check (harness/judge.py).
 EXPECTATION, DRIFT_CHECK, DIFFERENTIAL, DIVERGENCE_CHECK = (
     "expectation", "drift", "differential", "divergence")
-CHECKS = (EXPECTATION, DRIFT_CHECK, DIFFERENTIAL, DIVERGENCE_CHECK)
 #: Checks whose failure is a failure of the implementation under test.
 UNDER_TEST_CHECKS = (EXPECTATION, DIFFERENTIAL)
 
@@ -184,7 +181,6 @@ class HarnessError:
 
 
 Outcome = Union[Value, Raised, Unsupported, Timeout, HarnessError]
-OUTCOME_KINDS = ("value", "raised", "unsupported", "timeout", "harness-error")
 
 
 def number(value: Any) -> float | None:

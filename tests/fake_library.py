@@ -1,5 +1,6 @@
 """A reference library worker (harness protocol) that is NLTK, except that it misbehaves on
-requests with an empty hypothesis: ``hang`` or ``crash`` (argv[1]); argv[2] is the version it
+requests with an empty hypothesis: ``hang`` or ``crash`` (argv[1]) -- or, with ``halve``, on
+every request whose options smooth (another release's arithmetic); argv[2] is the version it
 reports."""
 
 import json
@@ -21,5 +22,12 @@ for line in sys.stdin:
     elif "" in request["hypotheses"] and mode == "crash":
         os._exit(9)
     else:
-        answer["score"] = nltk_score(request)
+        try:
+            score = nltk_score(request)
+        except Exception as error:
+            answer.update(error=str(error), type=type(error).__name__)
+        else:
+            smoothed = request["options"].get("smoothing") not in (None, "method0")
+            halve = mode == "halve" and smoothed and isinstance(score, (int, float))
+            answer["score"] = score / 2 if halve else score
     print(json.dumps(answer), flush=True)

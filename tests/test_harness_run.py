@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from runs import CORPUS, FAKE, TESTS, checks, run
 
@@ -69,6 +71,14 @@ def test_diff_reports_what_got_worse(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Newly failing" in out and "tie-two-refs-longer-first" in out
     assert main(["diff", str(old), str(old)]) == 0
+    capsys.readouterr()
+    other = tmp_path / "other.jsonl"
+    assert main(["run", str(CORPUS / "seeds"), "--select", "tie-*", "--format", "json",
+                 "--output", str(other)]) == 2  # no case of seeds/ is a tie case
+    assert main(["run", TIES, "--format", "json", "--output", str(other)]) == 0
+    capsys.readouterr()
+    main(["diff", str(old), str(other), "--format", "json"])
+    assert json.loads(capsys.readouterr().out)["corpus_changed"] is True
 
 
 def test_help_reads_well(capsys):

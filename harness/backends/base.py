@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -116,11 +116,6 @@ class Backend:
     def declined(self, request: Request) -> Outcome | None:
         reason = self.decline(request)
         return Unsupported(reason) if reason else None
-
-    def with_python(self, python: str) -> Backend:
-        """The same backend on another interpreter (its library installed there)."""
-        command = (python,) + self.command[1:]
-        return replace(self, command=command, python=python)
 
 
 def library_worker_command(library: str, python: str = sys.executable) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ import argparse
 import difflib
 import signal
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -65,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     parser.set_defaults(subparsers=commands.choices)
     for module in SUBCOMMANDS:
-        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.DESCRIPTION,
+        sub = commands.add_parser(module.NAME, help=module.HELP,
+                                  description=textwrap.fill(module.DESCRIPTION, 88),
                                   epilog=getattr(module, "EPILOG", None),
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(sub)

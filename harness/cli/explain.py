@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from harness.bleu import CONVENTIONS
-from harness.cli.options import add_format, add_input, input_of, print_json
+from harness.cli.options import add_format, add_input, input_of, show
 from harness.errors import UsageError
 from harness.explain import explain as explain_module
 
@@ -35,9 +35,5 @@ def main(args, console: Console) -> int:
     if unknown:
         raise UsageError(f"unknown convention {unknown[0]!r} (known: {', '.join(CONVENTIONS)})")
     document = explain_module.explain(input_of(args, args.case_id), conventions)
-    if args.format == "json":
-        print_json(document)
-    else:
-        console.print(explain_module.render(document), highlight=False, markup=False,
-                      soft_wrap=True)
+    show(args, console, document, explain_module.render)
     return 0

@@ -9,7 +9,7 @@ from harness.cli.options import (
     add_implementation,
     add_timeouts,
     implementation_backend,
-    print_json,
+    show,
 )
 from harness.errors import StartupError
 from harness.execute import Executor
@@ -42,9 +42,5 @@ def main(args, console: Console) -> int:
         answers = dict(executor.run(requests.values()))
     document = fingerprint_module.fingerprint(
         backend.name, probes, {case_id: answers[r] for case_id, r in requests.items()})
-    if args.format == "json":
-        print_json(document)
-    else:
-        console.print(fingerprint_module.render(document), highlight=False, markup=False,
-                      soft_wrap=True)
+    show(args, console, document, fingerprint_module.render)
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from harness.cli.options import add_format, add_input, input_of, print_json
+from harness.cli.options import add_format, add_input, input_of, show
 from harness.explain import identify as identify_module
 
 NAME = "identify"
@@ -25,9 +25,5 @@ def add_arguments(parser) -> None:
 
 def main(args, console: Console) -> int:
     document = identify_module.identify(input_of(args), args.score)
-    if args.format == "json":
-        print_json(document)
-    else:
-        console.print(identify_module.render(document), highlight=False, markup=False,
-                      soft_wrap=True)
+    show(args, console, document, identify_module.render)
     return 0 if document["matches"] else 1

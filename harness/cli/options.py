@@ -97,6 +97,14 @@ def print_json(document: Mapping[str, Any]) -> None:
                                 allow_nan=False, default=str) + "\n")
 
 
+def show(args, console: Console, document: Mapping[str, Any], render) -> None:
+    """A command's result: the document as JSON (``--format json``) or ``render(document)``."""
+    if args.format == "json":
+        print_json(document)
+    else:
+        console.print(render(document), highlight=False, markup=False, soft_wrap=True)
+
+
 class ProgressReporter:
     """Progress of a long run on stderr: a live bar on a terminal, else a line every few
     seconds (a CI log shows the run is alive)."""

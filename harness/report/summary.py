@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from harness.records import (
@@ -147,7 +147,3 @@ def divergence_cases(run: Run) -> Counter:
 
 def short(text: Any, limit: int = 160) -> str:
     return clean_text(text, limit)
-
-
-def attention(records: Sequence[CheckRecord]) -> list[CheckRecord]:
-    return [r for r in records if r.verdict in ATTENTION]
