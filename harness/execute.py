@@ -265,7 +265,7 @@ class Executor:
         while any(self.queues.values()) or self._in_hand():
             for name in list(self.queues):
                 self._dispatch(name)
-            self._pump(self._wait_time())
+            self._pump(0 if self.finished else self._wait_time())
             for ident in sorted(self.finished):
                 finished = self.finished.pop(ident)
                 if finished.request is None:
@@ -378,7 +378,7 @@ class Executor:
 
     def _pump(self, timeout: float) -> None:
         """Handle what is ready: answers, stderr, writes, and deadlines that passed."""
-        for key, _ in self.selector.select(0 if self.finished else timeout):
+        for key, _ in self.selector.select(timeout):
             worker, stream = key.data
             if stream == "out":
                 self._read_answer(worker)

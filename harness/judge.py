@@ -13,6 +13,7 @@ conventions differ).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness.bleu import CONVENTIONS
@@ -20,6 +21,7 @@ from harness.bleu.conventions import scores_agree, unit_score
 from harness.cases.model import Case, Expectation
 from harness.compare import agree, difference, expected_float, matches
 from harness.explain.attribution import Scorer, attribute
+from harness.explain.diagnose import diagnose
 from harness.plan import CasePlan, PlannedCheck
 from harness.records import (
     DIFFERENTIAL,
@@ -55,19 +57,20 @@ def judge_case(plan: CasePlan, outcomes: Mapping[Request, Outcome],
                is_engine_under_test: bool = True) -> list[CheckRecord]:
     case = plan.case
     stats_tags = statistics_tags(case)
+    scorer = Scorer(case.hypotheses, case.references)
     records: list[CheckRecord] = []
     for planned in plan.checks:
         if planned.check in (EXPECTATION, DRIFT_CHECK):
             record = _expectation_record(case, planned, outcomes, stats_tags,
                                          strict_raise=is_engine_under_test
-                                         or planned.check == DRIFT_CHECK)
+                                         or planned.check == DRIFT_CHECK, diagnoser=scorer)
             if record is not None:
                 records.append(record)
     for planned in plan.checks:
         if planned.check == DIFFERENTIAL:
             records.append(_differential_record(case, planned, outcomes, stats_tags, records,
-                                                exact=is_engine_under_test))
-    records.extend(_divergence_records(plan, outcomes, stats_tags))
+                                                exact=is_engine_under_test, diagnoser=scorer))
+    records.extend(_divergence_records(plan, outcomes, stats_tags, scorer))
     return records
 
 
@@ -98,7 +101,7 @@ def _record(case: Case, planned: PlannedCheck, actual: Outcome, verdict: str,
 # --- expectation and drift ------------------------------------------------------------------
 
 def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
-                        strict_raise: bool) -> CheckRecord | None:
+                        strict_raise: bool, diagnoser: Scorer) -> CheckRecord | None:
     e = planned.expectation
     if planned.skip:
         return _record(case, planned, Unsupported(planned.skip), SKIPPED, message=planned.skip)
@@ -112,8 +115,15 @@ def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
     verdict, message = expectation_verdict(outcome, e, strict_raise)
     if planned.check == DRIFT_CHECK and verdict in (FAIL, ERROR):
         verdict = DRIFT
-    return _record(case, planned, outcome, verdict,
-                   failure_tags(verdict, outcome, e, stats_tags), message)
+    record = _record(case, planned, outcome, verdict,
+                     failure_tags(verdict, outcome, e, stats_tags), message)
+    if verdict == FAIL and planned.check == EXPECTATION:
+        claimed = None
+        if e.value is not None and e.figure == "score":
+            claimed = lambda score: matches(score, e.value, e.compare)  # noqa: E731
+        return replace(record, cause=failure_cause(case, planned, outcome, claimed,
+                                                   e.raises, diagnoser))
+    return record
 
 
 def expectation_verdict(outcome: Outcome, e: Expectation,
@@ -162,7 +172,8 @@ def failure_tags(verdict: str, outcome: Outcome, e: Expectation, stats_tags) -> 
 # --- differential ---------------------------------------------------------------------------
 
 def _differential_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
-                         judged: Sequence[CheckRecord], exact: bool) -> CheckRecord:
+                         judged: Sequence[CheckRecord], exact: bool,
+                         diagnoser: Scorer) -> CheckRecord:
     ours = outcomes.get(planned.subject, NO_ANSWER)
     theirs = outcomes.get(planned.reference, NO_ANSWER)
     allowed = max(planned.tolerance, 0.0 if exact else DIFFERENTIAL_RELATIVE_TOLERANCE)
@@ -176,7 +187,35 @@ def _differential_record(case: Case, planned: PlannedCheck, outcomes, stats_tags
         drift = _drift_explains(planned, judged)
         if drift:
             verdict, message = DRIFT, drift
-    return _record(case, planned, ours, verdict, tags, message, expected=shown(theirs))
+    record = _record(case, planned, ours, verdict, tags, message, expected=shown(theirs))
+    if verdict == FAIL:
+        claimed = None
+        if isinstance(theirs, Value) and not theirs.is_list:
+            claimed = lambda score: agree(score, theirs.score, max(allowed, 1e-9))  # noqa: E731
+        raises = theirs.error_type if isinstance(theirs, Raised) else None
+        return replace(record, cause=failure_cause(case, planned, ours, claimed, raises,
+                                                   diagnoser))
+    return record
+
+
+def failure_cause(case: Case, planned: PlannedCheck, outcome: Outcome, claimed,
+                  raises: str | None, scorer: Scorer) -> dict[str, Any]:
+    """Why the implementation under test failed this check, for every view: a knob
+    diagnosis of its answer, or the difference in kind (an exception against a value)."""
+    convention = planned.convention
+    if isinstance(outcome, Raised):
+        group = f"raises {outcome.error_type}" + (f" where {convention} raises {raises}"
+                                                  if raises else f" where {convention} "
+                                                  "gives a score")
+        return {"group": group, "sentence": f"the implementation {group}.", "explained": True}
+    if raises:
+        group = f"gives a score where {convention} raises {raises}"
+        return {"group": group, "sentence": f"the implementation {group}.", "explained": True}
+    if not isinstance(outcome, Value) or outcome.is_list or (
+            planned.expectation is not None and planned.expectation.figure != "score"):
+        return {"group": "other", "sentence": "", "explained": False}
+    return diagnose(case.hypotheses, case.references, case.level, convention,
+                    planned.options, outcome.score, claimed, scorer).to_dict()
 
 
 def differential_verdict(ours: Outcome, theirs: Outcome, exact: bool,
@@ -221,7 +260,8 @@ def _drift_explains(planned: PlannedCheck, judged: Sequence[CheckRecord]) -> str
 
 # --- divergence map -------------------------------------------------------------------------
 
-def _divergence_records(plan: CasePlan, outcomes, stats_tags) -> list[CheckRecord]:
+def _divergence_records(plan: CasePlan, outcomes, stats_tags,
+                        scorer: Scorer) -> list[CheckRecord]:
     """The engine's conventions (default options, the case's tokenization) side by side."""
     case = plan.case
     if not plan.divergence:
@@ -229,7 +269,6 @@ def _divergence_records(plan: CasePlan, outcomes, stats_tags) -> list[CheckRecor
     values = {name: outcomes.get(request, NO_ANSWER) for name, request in plan.divergence}
     options = {name: request.options for name, request in plan.divergence}
     names = list(values)
-    scorer = Scorer(case.hypotheses, case.references)
     records = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:

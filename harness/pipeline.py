@@ -95,6 +95,7 @@ class RunResult:
     records: list[CheckRecord]
     problems: list[Problem]
     footer: stream.Footer
+    cases: tuple[Case, ...] = ()  # every case loaded (the HTML report shows their inputs)
 
     @property
     def exit_code(self) -> int:
@@ -214,7 +215,7 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
                                 stream.COMPLETE if complete else stream.INTERRUPTED, stale)
     sink(footer)
     return RunResult(stream.header_from_line(header), records, problems,
-                     stream.footer_from_line(footer))
+                     stream.footer_from_line(footer), loaded.cases)
 
 
 def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine: bool,

@@ -28,11 +28,10 @@ from harness.execute import Executor
 from harness.judge import judge_case
 from harness.pipeline import reference_backends, roles_of
 from harness.plan import plan_case
-from harness.records import DRIFT, FAILING, CheckRecord, clean_text, shown
+from harness.records import DRIFT, FAILING, CheckRecord, shown
+from harness.text import clean_text, visible
 
 _CASE_FILE = re.compile(r"^(schema|cases)\s*:", re.MULTILINE)
-_INVISIBLE = {"\t": "⇥", "\u00a0": "⍽", "\u200b": "<U+200B>", "\ufeff": "<U+FEFF>",
-              "\u2028": "<U+2028>", "\r": "␍"}
 _STASH_IDS = pytest.StashKey[dict]()
 _STASH_RUNNER = pytest.StashKey[object]()
 
@@ -194,11 +193,3 @@ class ProblemItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, max(self.problem.line - 1, 0), clean_text(self.problem, 300)
-
-
-def visible(text: str) -> str:
-    """Show invisible characters (tabs, no-break and zero-width spaces, trailing spaces)."""
-    for char, shown_as in _INVISIBLE.items():
-        text = text.replace(char, shown_as)
-    stripped = text.rstrip(" ")
-    return clean_text(stripped + "·" * (len(text) - len(stripped)), 10_000)

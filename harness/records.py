@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Union
+
+from harness.text import clean_text
 
 # --- verdicts -------------------------------------------------------------------------------
 
@@ -75,23 +76,6 @@ class Request:
 
 def canonical_json(value: Any) -> str:
     return json.dumps(plain(value), sort_keys=True, ensure_ascii=False)
-
-
-# --- text from implementations --------------------------------------------------------------
-
-MESSAGE_LIMIT = 500
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def clean_text(text: Any, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` safe for every report: at most ``limit`` characters, lone surrogates and
-    control characters (NUL, ESC, ...) written as escapes, so that neither a UTF-8 writer, an
-    XML document nor a terminal can be broken by what an implementation said."""
-    text = str(text)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 # --- outcomes -------------------------------------------------------------------------------

@@ -13,6 +13,33 @@ CORPUS = TESTS.parent / "cases"
 FAKE = f"{sys.executable} {TESTS / 'fake_command.py'}"
 
 
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pids) -> set[int]:
+    """Those of ``pids`` that still run (zombies count as gone)."""
+    running = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            running.add(pid)
+    return running
+
+
 def run(**options) -> tuple[RunResult, list[dict]]:
     lines: list[dict] = []
     result = execute_run(RunOptions(**options), lines.append)

@@ -11,7 +11,17 @@ import sys
 import time
 
 import pytest
-from runs import CORPUS, FAKE, TESTS, case_file, checks, one_case, run
+from runs import (
+    CORPUS,
+    FAKE,
+    TESTS,
+    alive,
+    case_file,
+    checks,
+    children_of,
+    one_case,
+    run,
+)
 
 from harness.cli import main
 from harness.records import DRIFT, ERROR, FAIL, PASS
@@ -159,6 +169,7 @@ def test_exit_130_143_an_interrupted_run_leaves_a_readable_stream(tmp_path, sign
                                            or partial.read_text().count("\n") < 1):
         time.sleep(0.2)
     time.sleep(1.0)  # the run is under way: requests are out
+    workers = children_of(process.pid)
     process.send_signal(signum)
     out, err = process.communicate(timeout=30)
     assert process.returncode == code, err
@@ -166,9 +177,7 @@ def test_exit_130_143_an_interrupted_run_leaves_a_readable_stream(tmp_path, sign
     run_read = read_run(stream_file)
     assert run_read.footer.interrupted and run_read.footer.exit_code == code
     assert "INTERRUPTED" in out
-    leftover = subprocess.run(["pgrep", "-f", "harness.worker call miniatures:hangs"],
-                              capture_output=True, text=True).stdout
-    assert not leftover.strip()
+    assert workers and not alive(workers)
 
 
 # --- known failures ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from harness.bleu import CONVENTIONS
 from harness.cases.loader import tag_vocabulary
 from harness.cases.model import Case, Problem
 from harness.compare import expected_float, is_full_repr
-from harness.records import clean_text
+from harness.text import clean_text
 
 Rule = Callable[[Sequence[Case]], Iterator[Problem]]
 

@@ -26,7 +26,7 @@ from harness.cases.model import Case, Expectation, Problem, Provenance, Segment
 from harness.cases.yamlsafe import YamlProblem, compose_safely, construct
 from harness.compare import is_full_repr
 from harness.errors import InputError
-from harness.records import clean_text
+from harness.text import clean_text
 from harness.textfiles import CASE_DATA_LIMIT, read_parallel, read_regular_file
 
 CASE_SUFFIXES = (".yaml", ".yml")

@@ -90,7 +90,7 @@ class Case:
         """The case file's path relative to its corpus root (what reports show)."""
         if self.root:
             try:
-                return Path(self.file).relative_to(self.root).as_posix()
+                return Path(self.file).resolve().relative_to(self.root).as_posix()
             except ValueError:
                 pass
         return self.file

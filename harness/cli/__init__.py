@@ -20,13 +20,22 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from harness import __version__
-from harness.cli import diff, explain, fingerprint, identify, run, score, validate
+from harness.cli import (
+    diff,
+    explain,
+    fingerprint,
+    identify,
+    report,
+    run,
+    score,
+    validate,
+)
 from harness.errors import USAGE_EXIT_CODE, UsageError
 from harness.gate import INTERRUPTED, TERMINATED
 from harness.pipeline import Terminated
 
 #: In the order ``--help`` lists them.
-SUBCOMMANDS = (run, score, validate, diff, explain, identify, fingerprint)
+SUBCOMMANDS = (run, score, validate, diff, report, explain, identify, fingerprint)
 
 
 class Parser(argparse.ArgumentParser):

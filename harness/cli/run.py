@@ -25,6 +25,7 @@ from harness.gate import (
 )
 from harness.pipeline import REFERENCE_BACKENDS, RunOptions, execute_run
 from harness.report import stream
+from harness.report.html import render_html
 from harness.report.junit import render_junit
 from harness.report.markdown import render_markdown
 from harness.report.output import StreamFile, check_path, write_report
@@ -63,6 +64,8 @@ def add_arguments(parser) -> None:
                         help="write the report there (json: the stream, written as it goes); "
                         "the summary line is still printed")
     parser.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML there")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the single-file HTML report there")
     parser.add_argument("--baseline", metavar="RUN",
                         help="a stored run (--format json): its failures are known; fail only "
                         "on what is new, and on what it lists that no longer fails")
@@ -93,7 +96,8 @@ def _known(args) -> Known:
 
 def main(args, console: Console) -> int:
     outputs = {flag: check_path(path, flag) for flag, path in
-               (("--output", args.output), ("--junit-xml", args.junit_xml)) if path}
+               (("--output", args.output), ("--junit-xml", args.junit_xml),
+                ("--html", args.html)) if path}
     options = RunOptions(
         paths=tuple(args.paths), backends=tuple(args.backend),
         implementation=args.implementation, implementation_cmd=args.implementation_cmd,
@@ -126,6 +130,8 @@ def main(args, console: Console) -> int:
               "--tag given)", file=sys.stderr)
     if "--junit-xml" in outputs:
         write_report(outputs["--junit-xml"], render_junit(run, args.strict_references))
+    if "--html" in outputs:
+        write_report(outputs["--html"], render_html(run, {c.id: c for c in result.cases}))
     if args.format == "markdown":
         _emit(render_markdown(run), outputs.get("--output"), run)
     elif args.format == "terminal":

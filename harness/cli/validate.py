@@ -9,7 +9,7 @@ from rich.console import Console
 from harness.cases.lint import lint
 from harness.cases.loader import load
 from harness.cli.options import add_format, print_json
-from harness.records import clean_text
+from harness.text import clean_text
 
 NAME = "validate"
 HELP = "check case files against the schema and the lint rules"

@@ -12,6 +12,7 @@ from harness.bleu.conventions import scores_agree, unit_score
 from harness.bleu.result import UNSUPPORTED_INPUT
 from harness.explain.attribution import Attribution, Scorer, attribute
 from harness.explain.inputs import Input
+from harness.explain.knobs import statistics
 from harness.tags import input_tags
 
 
@@ -19,7 +20,7 @@ def explain(data: Input, conventions: Sequence[str] = ()) -> dict[str, Any]:
     names = list(conventions) or list(CONVENTIONS)
     requests = [Request(n, data.options_for(n)) for n in names]
     outcomes = dict(zip(names, data.score(requests)))
-    stats = outcomes_statistics(outcomes)
+    stats = input_statistics(data)
     scorer = Scorer(data.hypotheses, data.references)
     attributions: list[Attribution] = []
     for a, b in combinations(names, 2):
@@ -43,15 +44,22 @@ def explain(data: Input, conventions: Sequence[str] = ()) -> dict[str, Any]:
     }
 
 
-def outcomes_statistics(outcomes) -> dict[str, Any] | None:
-    """Per-order statistics of the whitespace-tokenized input (from the first convention that
-    scored on whitespace tokens; NLTK's if present)."""
-    for name in ("nltk", "multi-bleu", "torchmetrics", *outcomes):
-        result = outcomes.get(name)
-        if result is not None and not isinstance(result, ConventionError):
-            return {"from": name, "hyp_len": result.hyp_len, "ref_len": result.ref_len,
-                    "matches": list(result.counts), "ngrams": list(result.totals)}
-    return None
+def input_statistics(data: Input, order: int = 4) -> dict[str, Any] | None:
+    """Per-order statistics of the input in its own tokens (whitespace, or the tokenizer it
+    names): lengths, clipped matches and n-grams, the closest reference length (the shorter
+    on a tie)."""
+    try:
+        corpus = statistics(list(data.hypotheses), [list(r) for r in data.references],
+                            data.tokenizer or "none", "mixed", order)
+    except ValueError:
+        return None
+    if corpus.has_segment_without_references:
+        ref_len = None
+    else:
+        ref_len = corpus.ref_len("closest_shorter")
+    return {"tokens": data.tokenizer or "whitespace", "hyp_len": corpus.hyp_len,
+            "ref_len": ref_len, "matches": list(corpus.matches),
+            "ngrams": list(corpus.totals)}
 
 
 def _result(name: str, outcome) -> dict[str, Any]:
@@ -70,8 +78,9 @@ def render(document: dict[str, Any]) -> str:
     lines.append(f"{title} ({document['level']} level, {document['tokenizer']} tokens)")
     stats = document["statistics"]
     if stats:
-        lines.append(f"  hypothesis length {stats['hyp_len']}, reference length {stats['ref_len']}"
-                     f" (as {stats['from']} picks it)")
+        ref_len = stats["ref_len"] if stats["ref_len"] is not None else "none (no reference)"
+        lines.append(f"  {stats['tokens']} tokens: hypothesis length {stats['hyp_len']}, "
+                     f"reference length {ref_len} (the closest, the shorter on a tie)")
         for n, (m, t) in enumerate(zip(stats["matches"], stats["ngrams"]), start=1):
             lines.append(f"  {n}-grams: {m} of {t} match")
     lines.append(f"  families: {', '.join(document['tags']) or '(none)'}")
@@ -90,4 +99,46 @@ def render(document: dict[str, Any]) -> str:
             lines.append(f"  - {d['sentence']}")
             for step in d["steps"] if len(d["steps"]) > 1 else ():
                 lines.append(f"      after {step['knob']}: {step['score']:.6g}")
+    return "\n".join(lines)
+
+
+def implementation_answers(data: Input, claims: str, answers: Sequence[tuple[dict, Any]]
+                           ) -> list[dict[str, Any]]:
+    """For each option set: the implementation's answer, the engine's for the convention it
+    claims, and -- where they differ -- the knob diagnosis of the difference."""
+    from harness.bleu import score as engine_score
+    from harness.explain.diagnose import diagnose
+    from harness.records import Value, shown
+
+    rows = []
+    for options, answer in answers:
+        try:
+            ours: Any = engine_score(list(data.hypotheses), [list(r) for r in data.references],
+                                     claims, data.level, **options).score
+        except ConventionError as error:
+            ours = f"raises {error.library_exception}"
+        row = {"options": dict(options), "answer": shown(answer), "convention": ours}
+        if isinstance(answer, Value) and not isinstance(ours, str):
+            row["agrees"] = scores_agree(claims, answer.score, claims, ours)
+            if not row["agrees"] and not answer.is_list:
+                row["cause"] = diagnose(data.hypotheses, data.references, data.level, claims,
+                                        options, answer.score).to_dict()
+        else:
+            row["agrees"] = isinstance(ours, str) and shown(answer).startswith("raises")
+        rows.append(row)
+    return rows
+
+
+def render_implementation(name: str, claims: str, rows: Sequence[dict[str, Any]]) -> str:
+    lines = ["", f"The implementation under test ({name}, claims {claims}):"]
+    for row in rows:
+        options = ", ".join(f"{k}={v}" for k, v in row["options"].items()
+                            if k != "tokenize") or "defaults"
+        head = f"  {options}: {row['answer']} where {claims} gives {row['convention']}"
+        if row["agrees"]:
+            lines.append(f"  {options}: {row['answer']}, as {claims}")
+        elif "cause" in row:
+            lines.append(f"{head}: {row['cause']['sentence']}")
+        else:
+            lines.append(head)
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from harness.cases.loader import load
 from harness.cases.model import Case
 from harness.compare import same_score
 from harness.errors import InputError
+from harness.explain.diagnose import Probe, explain_answers
 from harness.plan import effective_options, request_for
 from harness.records import Outcome, Raised, Request, Value
 
@@ -94,10 +95,52 @@ def fingerprint(name: str, cases: Mapping[str, Case],
             "behaviour": _behaviour(knob, like),
             "answers": {i: (v if isinstance(v, str) else round(v, 10)) for i, v in theirs.items()},
         })
+    closest = _overall(families)
+    explanation = _one_cause(cases, answers, closest, families)
+    if explanation is not None:
+        closest = [explanation["convention"]]
+        for f in families:
+            f["explained_by"] = explanation["sentence"] if explanation["convention"] not in (
+                f["like"]) else ""
     return {"implementation": name, "scale": "0-100" if scale == 100 else "0-1",
-            "families": families,
-            "inconsistent": [f["family"] for f in families if not f["like"]],
-            "closest_overall": _overall(families)}
+            "families": families, "explanation": explanation,
+            "inconsistent": [f["family"] for f in families
+                             if not f["like"] and not f.get("explained_by")],
+            "closest_overall": closest}
+
+
+def _one_cause(cases: Mapping[str, Case], answers: Mapping[str, Outcome],
+               closest: list[str], families) -> dict[str, Any] | None:
+    """One knob change of one convention (the closest first) that gives every answer the
+    implementation gave -- the cause of all its differences, when there is one. Probes it
+    raised on must be ones the convention raises on too."""
+    ranked = sorted(CONVENTIONS, key=lambda c: (c not in closest,
+                                                -sum(c in f["like"] for f in families)))
+    found = []
+    for rank, convention in enumerate(ranked):
+        probes, consistent = [], True
+        for case_id, answer in answers.items():
+            case = cases[case_id]
+            ours = engine_score(case, convention)
+            if isinstance(answer, Value) and not isinstance(ours, str):
+                probes.append(Probe(case.hypotheses, case.references, case.level,
+                                    effective_options(case, convention, {}), answer.score))
+            elif isinstance(answer, Value) or isinstance(ours, str) != isinstance(answer, Raised):
+                consistent = False
+                break
+        if not consistent or not probes:
+            continue
+        diagnosis = explain_answers(convention, probes)
+        if diagnosis.explained:
+            found.append((len(diagnosis.knobs) + (diagnosis.scale != 1), rank, diagnosis))
+    if not found:
+        return None
+    _, _, best = min(found, key=lambda item: item[:2])
+    if not best.knobs and best.scale == 1:
+        return None  # it is that convention: nothing to explain
+    document = best.to_dict()
+    document["sentence"] = best.sentence("the implementation")
+    return document
 
 
 def _behaviour(knob: str, like: list[str]) -> str:
@@ -123,13 +166,24 @@ def render(document: dict[str, Any]) -> str:
     lines = [f"fingerprint of {document['implementation']} (answers on a "
              f"{document['scale']} scale)"]
     width = max(len(f["family"]) for f in document["families"])
+    explanation = document.get("explanation")
+    if explanation:
+        lines.append(f"  one cause explains every probe: {explanation['sentence']}")
     for f in document["families"]:
+        also = (f"; {explanation['convention']} with {explanation['group']}"
+                if f.get("explained_by") else "")
         if f["like"]:
             lines.append(f"  {f['family']:<{width}}  like {', '.join(f['like'])}"
-                         + (f"  [{f['behaviour']}]" if f["behaviour"] else ""))
+                         + (f"  [{f['behaviour']}]" if f["behaviour"] else "") + also)
+        elif f.get("explained_by"):
+            lines.append(f"  {f['family']:<{width}}  like {explanation['convention']} with "
+                         f"{explanation['group']}")
         else:
             answers = ", ".join(f"{k}={v}" for k, v in f["answers"].items())
             lines.append(f"  {f['family']:<{width}}  INCONSISTENT: matches no known convention "
                          f"({answers})")
-    lines.append(f"closest overall: {', '.join(document['closest_overall']) or 'none'}")
+    closest = ", ".join(document["closest_overall"]) or "none"
+    if explanation and explanation["convention"] in document["closest_overall"]:
+        closest += f" (with {explanation['group']})"
+    lines.append(f"closest overall: {closest}")
     return "\n".join(lines)

@@ -7,6 +7,7 @@ tokenization) and each result is compared to the value as printed, on the 0-1 an
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -62,9 +63,9 @@ def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
     found = _distinct([c for c in candidates if c.matches])
     near = sorted(candidates, key=lambda c: _distance(c.shown_as, value))
     return {
-        "value": value_text,
+        "value": value_text, "level": data.level,
         "matches": [c.to_dict() for c in found],
-        "closest": [] if found else [c.to_dict() for c in _distinct(near)[:closest]],
+        "closest": [] if found else [c.to_dict() for c in _distinct(near)[:closest * 3]],
         "searched": len({(c.convention, repr(c.options)) for c in candidates}),
     }
 
@@ -83,14 +84,66 @@ def _distinct(candidates: list[Candidate]) -> list[Candidate]:
     return out
 
 
+def _changed(convention: str, level: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options that differ from the library's defaults at this level."""
+    spec = CONVENTIONS[convention]
+    defaults = spec.resolve(level, {})
+    resolved = spec.resolve(level, dict(options))
+    return {k: plain(v) for k, v in resolved.items() if defaults.get(k) != v}
+
+
+def groups(matches: list[dict[str, Any]], level: str) -> list[dict[str, Any]]:
+    """Matches merged: one group per convention and score, with the option settings that
+    give it (as changes from the library's defaults), the defaults marked."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for match in matches:
+        key = (match["convention"], repr(match["score"]))
+        group = merged.setdefault(key, {"convention": match["convention"],
+                                        "score": match["score"], "settings": [],
+                                        "defaults": False})
+        changed = _changed(match["convention"], level, match["options"])
+        group["defaults"] = group["defaults"] or not changed
+        if changed not in group["settings"]:
+            group["settings"].append(changed)
+    return list(merged.values())
+
+
+def _settings_text(settings: list[dict[str, Any]]) -> str:
+    """``smoothing: method0 | method1; auto_reweigh: false | true`` -- each option that
+    varies among the settings, with its values."""
+    keys = list(dict.fromkeys(k for s in settings for k in s))
+    parts = []
+    for key in keys:
+        values = list(dict.fromkeys(json_text(s.get(key, "default")) for s in settings))
+        parts.append(f"{key}: {' | '.join(values)}")
+    return "; ".join(parts)
+
+
+def json_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def render(document: dict[str, Any]) -> str:
     lines = [f"{document['searched']} convention settings searched for {document['value']}."]
     if document["matches"]:
-        lines.append(f"{len(document['matches'])} produce it:")
-        for c in document["matches"]:
-            lines.append(f"  {c['convention']:<13} {c['score']!r:<24} {c['signature']}")
+        merged = groups(document["matches"], document["level"])
+        lines.append(f"{len(document['matches'])} settings produce it, in {len(merged)} "
+                     "groups (options as changes from the library's defaults):")
+        width = max(len(g["convention"]) for g in merged)
+        for group in merged:
+            mark = "the library's defaults" if group["defaults"] and len(
+                group["settings"]) == 1 else ""
+            varied = _settings_text([s for s in group["settings"] if s])
+            detail = "; ".join(part for part in (
+                "defaults" if group["defaults"] and varied else mark, varied) if part)
+            lines.append(f"  {group['convention']:<{width}}  {group['score']!r:<22}  {detail}")
     else:
         lines.append(f"Nothing produces {document['value']}. Closest:")
-        for c in document["closest"]:
-            lines.append(f"  {c['convention']:<13} {c['compared_as']:<24.10g} {c['signature']}")
+        shown_as = {(c["convention"], repr(c["score"])): c["compared_as"]
+                    for c in document["closest"]}
+        for group in groups(document["closest"], document["level"]):
+            varied = _settings_text([s for s in group["settings"] if s])
+            detail = "; ".join(p for p in ("defaults" if group["defaults"] else "", varied) if p)
+            value = shown_as[(group["convention"], repr(group["score"]))]
+            lines.append(f"  {group['convention']:<13} {value:<24.10g} {detail}")
     return "\n".join(lines)

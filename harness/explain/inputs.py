@@ -4,7 +4,7 @@ of the corpus, from files, or from text typed at the command line."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, Request, score_many
@@ -21,6 +21,8 @@ class Input:
     level: str = "corpus"
     tokenizer: str | None = None  # None: whitespace-tokenized text (the cases' default)
     case_id: str = ""
+    #: convention -> the option sets the case's expectations use (a case's input only)
+    option_sets: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
 
     def options_for(self, convention: str, options: Mapping[str, Any] | None = None) -> dict:
         """``options`` with the input's tokenization where the convention offers it."""
@@ -35,8 +37,12 @@ class Input:
 
 
 def from_case(case: Case) -> Input:
+    option_sets: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for e in case.expectations:
+        option_sets.setdefault(e.convention, {})[repr(sorted(e.options.items()))] = e.options
     return Input(tuple(case.hypotheses), tuple(tuple(r) for r in case.references), case.level,
-                 case.tokenizer, case.id)
+                 case.tokenizer, case.id,
+                 {k: tuple(v.values()) for k, v in option_sets.items()})
 
 
 def find_case(case_id: str, paths: Sequence[str] = ()) -> Case:

@@ -33,7 +33,7 @@ from harness.records import (
 )
 
 STREAM_FORMAT = 2
-COMPLETE, INTERRUPTED = "complete", "interrupted"
+COMPLETE, INTERRUPTED, TRUNCATED = "complete", "interrupted", "truncated"
 
 
 LINE_TYPES = ("header", "check", "problem", "footer")
@@ -81,7 +81,8 @@ class Footer:
 
     @property
     def interrupted(self) -> bool:
-        return self.status == INTERRUPTED
+        """The run did not finish: interrupted, or killed before its footer (truncated)."""
+        return self.status in (INTERRUPTED, TRUNCATED)
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
         if not allow_truncated:
             raise StreamError(f"{name}: truncated: no footer (the run was killed before it "
                               "finished)")
-        footer = Footer(len(checks), {}, len(problems), -1, "truncated")
+        footer = Footer(len(checks), {}, len(problems), -1, TRUNCATED)
     return Run(header, tuple(checks), tuple(problems), footer, name)
 
 

@@ -94,10 +94,13 @@ def title(run: Run) -> str:
 
 
 def unready_notes(run: Run) -> list[str]:
-    """One line per backend that is not used, and why (said once, in the header)."""
-    return [f"{b.name}: {b.status}" + (f" ({b.note})" if b.note and b.status != "not installed"
-                                       else "")
-            for b in run.header.backends if not b.ready]
+    """The backends that are not used, and why (said once, in the header): the ones not
+    installed on one line, every other one on its own with its reason."""
+    absent = [b.name for b in run.header.backends if b.status == "not installed"]
+    notes = [f"{', '.join(absent)}: not installed"] if absent else []
+    return notes + [f"{b.name}: {b.status}" + (f" ({b.note})" if b.note else "")
+                    for b in run.header.backends
+                    if not b.ready and b.status != "not installed"]
 
 
 def counts_line(run: Run) -> str:

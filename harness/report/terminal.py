@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from harness.records import DRIFT, CheckRecord, clean_text, shown
+from harness.records import DRIFT, CheckRecord, shown
 from harness.report.stream import Run
 from harness.report.summary import (
     counts_line,
@@ -25,6 +25,7 @@ from harness.report.summary import (
     title,
     unready_notes,
 )
+from harness.text import clean_text
 
 
 def render_terminal(run: Run, console: Console, show_map: bool = False,
@@ -46,6 +47,9 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
         kind = ("drift" if head.verdict == DRIFT else "known" if head.known else "new")
         say(f"── {kind}: {cause} ({len(records)} check{'s' if len(records) != 1 else ''})",
             "bold yellow" if kind != "new" else "bold red")
+        sentence = (head.cause or {}).get("sentence")
+        if sentence and sentence != cause:
+            say(f"   {sentence}", "bold")
         for record in records:
             _print_check(record, say)
     for stale in run.footer.no_longer_failing:

@@ -1,0 +1,33 @@
+"""Text that comes from case files and implementations, made safe to show: no control
+characters, lone surrogates or unbounded lengths in a report, and the invisible characters of
+a segment made visible."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MESSAGE_LIMIT = 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_INVISIBLE = {"\t": "⇥", "\u00a0": "⍽", "\u200b": "<U+200B>", "\ufeff": "<U+FEFF>",
+              "\u2028": "<U+2028>", "\r": "␍", "\n": "↵"}
+
+
+def clean_text(text: Any, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` safe for every report: at most ``limit`` characters, lone surrogates and
+    control characters (NUL, ESC, ...) written as escapes, so that neither a UTF-8 writer, an
+    XML document nor a terminal can be broken by what an implementation said."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def visible(text: str, limit: int = 10_000) -> str:
+    """A segment as a reader should see it: tabs, no-break and zero-width spaces, line breaks
+    and trailing spaces shown; control characters escaped."""
+    for char, shown_as in _INVISIBLE.items():
+        text = text.replace(char, shown_as)
+    stripped = text.rstrip(" ")
+    return clean_text(stripped + "·" * (len(text) - len(stripped)), limit)
