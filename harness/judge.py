@@ -95,7 +95,8 @@ def _record(case: Case, planned: PlannedCheck, actual: Outcome, verdict: str,
         expected=e.shown if e else expected, actual=actual, verdict=verdict,
         compare=e.compare if e else None, difference=diff, tags=tuple(dict.fromkeys(tags)),
         provenance=e.provenance.to_dict() if e else None, message=message,
-        other=planned.other, figure=e.figure if e else "score")
+        other=planned.other, figure=e.figure if e else "score",
+        versions=dict(e.versions) if e else None)
 
 
 # --- expectation and drift ------------------------------------------------------------------
@@ -104,7 +105,9 @@ def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
                         strict_raise: bool, diagnoser: Scorer) -> CheckRecord | None:
     e = planned.expectation
     if planned.skip:
-        return _record(case, planned, Unsupported(planned.skip), SKIPPED, message=planned.skip)
+        answer = outcomes.get(planned.subject) if planned.subject else None
+        return _record(case, planned, answer or Unsupported(planned.skip), SKIPPED,
+                       message=planned.skip)
     outcome = outcomes.get(planned.subject, NO_ANSWER)
     if planned.check == DRIFT_CHECK:
         if isinstance(outcome, Value) and outcome.figure(e.figure) is None and (

@@ -26,6 +26,7 @@ from packaging.version import InvalidVersion, Version
 
 from harness.backends.base import BackendInfo
 from harness.bleu import CONVENTIONS
+from harness.bleu.history import HISTORIES
 from harness.cases.model import Case, Expectation
 from harness.records import (
     DIFFERENTIAL,
@@ -113,20 +114,42 @@ def effective_options(case: Case, convention: str,
 
 
 def request_for(case: Case, backend: str, convention: str,
-                options: Mapping[str, Any]) -> Request:
+                options: Mapping[str, Any], follow: str = "") -> Request:
+    """``follow``: the library release the engine is to follow (its ``version`` option)."""
+    options = effective_options(case, convention, options)
+    if follow:
+        options["version"] = follow
     return Request.make(backend, convention, case.level, case.hypotheses, case.references,
-                        effective_options(case, convention, options))
+                        options)
+
+
+def engine_release(roles: Roles, convention: str, spec: str | None) -> tuple[str, str]:
+    """(the release the engine under test follows for an expectation recorded for ``spec``,
+    or why it cannot): its default release when the range admits it, else the newest
+    release of the range it models."""
+    history = HISTORIES.get(convention)
+    default = roles.engine_follows.get(convention, "")
+    if not spec or history is None:
+        return "", ""
+    if applies_version(spec, default):
+        return "", ""
+    chosen = history.pick(spec)
+    if chosen is None:
+        return "", f"applies to {convention} {spec}, a range the engine does not model"
+    return chosen, ""
+
+
+def applies_version(spec: str, version: str) -> bool:
+    try:
+        return not version or Version(version) in SpecifierSet(spec)
+    except (InvalidVersion, InvalidSpecifier):
+        return True
 
 
 def applies(expectation: Expectation, library: str, version: str) -> bool:
     """Whether the expectation's version range for ``library`` admits ``version``."""
     spec = expectation.versions.get(library)
-    if not spec or not version:
-        return True
-    try:
-        return Version(version) in SpecifierSet(spec)
-    except (InvalidVersion, InvalidSpecifier):
-        return True
+    return not spec or applies_version(spec, version)
 
 
 def plan_case(case: Case, roles: Roles) -> CasePlan:
@@ -149,21 +172,29 @@ def _expectation_checks(case: Case, e: Expectation, roles: Roles):
     under_test = roles.under_test.name
     options = effective_options(case, e.convention, e.options)
     if e.convention in roles.claims:
-        version = roles.claimed_version(e.convention)
-        skip = "" if applies(e, e.convention, version) else (
-            f"applies to {e.convention} {e.versions[e.convention]}, not {version}")
-        yield PlannedCheck(EXPECTATION, under_test, e.convention, options, e,
+        follow = ""
+        if roles.is_engine_under_test:
+            follow, skip = engine_release(roles, e.convention, e.versions.get(e.convention))
+        else:
+            version = roles.claimed_version(e.convention)
+            skip = "" if applies(e, e.convention, version) else (
+                f"applies to {e.convention} {e.versions[e.convention]}, not {version}")
+        shown = {**options, "version": follow} if follow else options
+        yield PlannedCheck(EXPECTATION, under_test, e.convention, shown, e,
                            subject=None if skip else request_for(case, under_test,
-                                                                 e.convention, e.options),
+                                                                 e.convention, e.options,
+                                                                 follow),
                            skip=skip)
     library = roles.libraries.get(e.convention)
     if library is not None:
         version = library.version
         skip = "" if applies(e, e.convention, version) else (
             f"recorded for {e.convention} {e.versions[e.convention]}, installed {version}")
+        # Outside its range the library is asked all the same: the check is skipped, but its
+        # answer is recorded, so that an atlas of releases can tell a range that is too
+        # narrow (tools/atlas.py, bleu-harness atlas).
         yield PlannedCheck(DRIFT_CHECK, library.name, e.convention, options, e,
-                           subject=None if skip else request_for(case, library.name,
-                                                                 e.convention, e.options),
+                           subject=request_for(case, library.name, e.convention, e.options),
                            skip=skip)
 
 
@@ -178,23 +209,29 @@ def _differential_checks(case: Case, roles: Roles):
         option_sets = {canonical_json(e.options): e.options for e in case.expectations
                        if e.convention == convention} or {"{}": {}}
         for options in option_sets.values():
-            ours = request_for(case, under_test, convention, options)
             for library in libraries:
+                follow, note = _release_followed(roles, convention, library)
+                shown = effective_options(case, convention, options)
                 yield PlannedCheck(DIFFERENTIAL, under_test, convention,
-                                   effective_options(case, convention, options),
-                                   subject=ours,
+                                   {**shown, "version": follow} if follow else shown,
+                                   subject=request_for(case, under_test, convention, options,
+                                                       follow),
                                    reference=request_for(case, library.name, convention, options),
                                    other=library.name, tolerance=library.tolerance,
-                                   drift_note=_release_note(roles, convention, library))
+                                   drift_note=note)
 
 
-def _release_note(roles: Roles, convention: str, library: BackendInfo) -> str:
-    """The engine follows one release of each library; against another release a difference
-    is that release's, not the engine's."""
+def _release_followed(roles: Roles, convention: str, library: BackendInfo) -> tuple[str, str]:
+    """(the release the engine under test follows against this library, or why a difference
+    would be the library's): the engine follows the live release where its history models
+    it; against a release it does not model, a difference is that release's."""
     follows = roles.engine_follows.get(convention, "")
     if not roles.is_engine_under_test or library.name != convention or (
             not follows or not library.version or library.version == follows):
-        return ""
-    return (f"{library.name} {library.version} is not the release the engine follows "
-            f"({follows}): the difference is the library's")
+        return "", ""
+    history = HISTORIES.get(convention)
+    if history is not None and history.supports(library.version):
+        return library.version, ""
+    return "", (f"{library.name} {library.version} is not a release the engine models "
+                f"(it follows {follows}): the difference is the library's")
 

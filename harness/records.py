@@ -300,6 +300,7 @@ class CheckRecord:
     figure: str = "score"  # what of the result was checked
     cause: Mapping[str, Any] | None = None  # knob attribution of a failure or divergence
     known: bool | None = None
+    versions: Mapping[str, str] | None = None  # the expectation's release ranges
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", _frozen(self.options))

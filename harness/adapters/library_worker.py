@@ -85,19 +85,52 @@ def reference_streams(references):
 
 
 def sacrebleu_score(request):
-    """``sacrebleu.metrics.BLEU`` (2.x): ``sentence_score`` or ``corpus_score``."""
+    """``sacrebleu.metrics.BLEU``: ``sentence_score`` or ``corpus_score`` (2.x keyword
+    arguments; 1.x an argparse namespace)."""
+    import sacrebleu
     from sacrebleu.metrics import BLEU
 
     options = dict(request["options"])
     if "use_effective_order" in options:
         options["effective_order"] = options.pop("use_effective_order")
     options.setdefault("effective_order", request["level"] == "sentence")
+    if int(sacrebleu.__version__.split(".")[0]) < 2:
+        return sacrebleu_1x_score(request, options)
     metric = BLEU(**options)
     if request["level"] == "sentence":
         return metric.sentence_score(request["hypotheses"][0],
                                      list(request["references"][0])).score
     return metric.corpus_score(list(request["hypotheses"]),
                                reference_streams(request["references"])).score
+
+
+def sacrebleu_1x_score(request, options):
+    """SacreBLEU 1.x: ``BLEU(Namespace(...))``, 4-grams only, defaults of its own
+    ``sentence_bleu`` / ``corpus_bleu`` (``floor`` smoothing at sentence level before 1.5)."""
+    import inspect
+    from argparse import Namespace
+
+    import sacrebleu
+    from sacrebleu.metrics import BLEU
+
+    sentence = request["level"] == "sentence"
+    compat = sacrebleu.sentence_bleu if sentence else sacrebleu.corpus_bleu
+    default = inspect.signature(compat).parameters["smooth_method"].default
+    if options.pop("max_ngram_order", 4) != 4:
+        raise Unsupported("SacreBLEU 1.x scores 4-grams only (BLEU.NGRAM_ORDER)")
+    effective = options.pop("effective_order")
+    metric = BLEU(Namespace(smooth_method=options.pop("smooth_method", default),
+                            smooth_value=options.pop("smooth_value", None), force=False,
+                            short=False, lc=options.pop("lowercase", False),
+                            tokenize=options.pop("tokenize", "13a")))
+    if options:
+        raise Unsupported("SacreBLEU 1.x has no option %s" % sorted(options)[0])
+    if sentence:
+        return metric.sentence_score(request["hypotheses"][0], list(request["references"][0]),
+                                     use_effective_order=effective).score
+    return metric.corpus_score(list(request["hypotheses"]),
+                               reference_streams(request["references"]),
+                               use_effective_order=effective).score
 
 
 # --- optional libraries ---------------------------------------------------------------------
@@ -194,10 +227,16 @@ def score_answer(score):
     return lambda request: {"score": jsonable(score(request))}
 
 
+class Unsupported(Exception):
+    """The library (this release) cannot express the request: answered ``unsupported``."""
+
+
 def answer_request(handler, request):
     """One answer: the handler's, or the exception the code raised."""
     try:
         return handler(request)
+    except Unsupported as reason:
+        return {"unsupported": str(reason)}
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # pyo3's PanicException is a BaseException

@@ -10,9 +10,9 @@ from harness.backends.base import LIBRARY, Backend, library_worker_command
 #: NLTK: ``corpus_bleu(references, hypotheses, weights, smoothing_function, auto_reweigh)``
 #: with ``SmoothingFunction(epsilon, alpha, k)``, stable since 3.2.2 (``auto_reweigh``).
 NLTK_SUPPORTED = ">=3.2.2"
-#: SacreBLEU: the ``sacrebleu.metrics.BLEU(tokenize=..., ...)`` class API of 2.x; 1.x's
-#: ``BLEU`` takes an argparse namespace.
-SACREBLEU_SUPPORTED = ">=2.0"
+#: SacreBLEU: the ``sacrebleu.metrics.BLEU`` class, with keyword arguments (2.x) or an
+#: argparse namespace (1.4, 1.5; 4-grams only).
+SACREBLEU_SUPPORTED = ">=1.4"
 
 
 def nltk_backend(python: str = sys.executable) -> Backend:

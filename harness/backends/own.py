@@ -6,10 +6,11 @@ import sys
 
 from harness.backends.base import ENGINE, Backend
 from harness.bleu import CONVENTIONS
+from harness.bleu.history import HISTORIES
 
-#: The library release each engine convention reproduces by default (what version ranges
-#: are checked against when the engine meets a version-ranged expectation).
-EMULATED_VERSIONS = {"nltk": "3.10.4", "sacrebleu": "2.6.0"}
+#: The library release each engine convention follows by default (it follows any release
+#: of its history when asked: the ``version`` option).
+EMULATED_VERSIONS = {name: history.latest for name, history in HISTORIES.items()}
 
 
 def engine_backend() -> Backend:

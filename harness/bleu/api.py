@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from harness.bleu.convention import Convention, Preprocessing
@@ -115,8 +115,13 @@ def _stats(hypotheses, references, key: Preprocessing, order: int):
     else:
         prepare = tokenize
     hyp_tokens = [prepare(h) for h in hypotheses]
-    ref_tokens = [[prepare(r) for r in refs] for refs in references]
-    return corpus_stats(hyp_tokens, ref_tokens, order)
+    if not key.drop_empty_references:
+        return corpus_stats(hyp_tokens, [[prepare(r) for r in refs] for refs in references],
+                            order)
+    kept = [[r for r in refs if r != ""] for refs in references]
+    stats = corpus_stats(hyp_tokens, [[prepare(r) for r in refs] for refs in kept], order)
+    return tuple(replace(s, dropped=len(refs) - len(k))
+                 for s, refs, k in zip(stats, references, kept))
 
 
 def _check_input(hypotheses, references, level: str) -> None:

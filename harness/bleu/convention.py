@@ -26,20 +26,23 @@ class Knobs:
     tok: str
     case: str
     scale: str
+    version: str = ""  # the library release followed, for conventions with a history
 
-    def signature(self, name: str, version: str = "") -> str:
-        parts = [name] + [f"{f.name}:{getattr(self, f.name)}" for f in fields(self)]
-        if version:
-            parts.append(f"version:{version}")
+    def signature(self, name: str) -> str:
+        parts = [name] + [f"{f.name}:{getattr(self, f.name)}" for f in fields(self)
+                          if getattr(self, f.name) != ""]
         return "|".join(parts)
 
 
 @dataclass(frozen=True)
 class Preprocessing:
-    """How text becomes tokens: case folding (``str.lower`` first), then the tokenizer."""
+    """How text becomes tokens: case folding (``str.lower`` first), then the tokenizer;
+    ``drop_empty_references`` leaves out every reference that is exactly ``''`` first
+    (SacreBLEU 1.5.0-2.1.x)."""
 
     tokenizer: str = "none"
     lowercase: bool = False
+    drop_empty_references: bool = False
 
 
 @dataclass(frozen=True)

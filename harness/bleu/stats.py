@@ -22,6 +22,7 @@ class SegmentStats:
     hyp_len: int
     ref_lens: tuple[int, ...]
     matches: tuple[int, ...]
+    dropped: int = 0  # references left out before counting (SacreBLEU 1.5-2.1 drops '')
 
     @property
     def max_order(self) -> int:

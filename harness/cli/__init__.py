@@ -21,6 +21,7 @@ from rich.console import Console
 
 from harness import __version__
 from harness.cli import (
+    atlas,
     diff,
     explain,
     fingerprint,
@@ -35,7 +36,7 @@ from harness.gate import INTERRUPTED, TERMINATED
 from harness.pipeline import Terminated
 
 #: In the order ``--help`` lists them.
-SUBCOMMANDS = (run, score, validate, diff, report, explain, identify, fingerprint)
+SUBCOMMANDS = (run, score, validate, diff, report, atlas, explain, identify, fingerprint)
 
 
 class Parser(argparse.ArgumentParser):

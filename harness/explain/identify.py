@@ -14,6 +14,7 @@ from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, Request
 from harness.bleu.conventions import unit_score
+from harness.bleu.history import HISTORIES
 from harness.compare import expected_float, matches
 from harness.explain.attribution import plain
 from harness.explain.inputs import Input
@@ -46,11 +47,24 @@ def parse_value(text: str) -> float:
     return value
 
 
+def with_eras(convention: str, variants) -> list[dict[str, Any]]:
+    """The variants at the library's latest release, and again as each earlier era of its
+    history computed them (``version``: the era's first release)."""
+    history = HISTORIES.get(convention)
+    out = [dict(v) for v in variants]
+    if history is None:
+        return out
+    for start, end in history.eras():
+        if end is not None:
+            out += [{**v, "version": start} for v in variants]
+    return out
+
+
 def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
     value = parse_value(value_text)
     candidates: list[Candidate] = []
     for name, convention in CONVENTIONS.items():
-        options = [data.options_for(name, v) for v in convention.variants]
+        options = [data.options_for(name, v) for v in with_eras(name, convention.variants)]
         unique = list({repr(sorted(o.items())): o for o in options}.values())
         outcomes = data.score([Request(name, o) for o in unique])
         for o, outcome in zip(unique, outcomes):
@@ -85,11 +99,32 @@ def _distinct(candidates: list[Candidate]) -> list[Candidate]:
 
 
 def _changed(convention: str, level: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The options that differ from the library's defaults at this level."""
+    """The options that differ from the library's defaults at this level; an earlier release
+    as the range of releases that compute as it does (``as nltk >=3.3,<3.4``)."""
     spec = CONVENTIONS[convention]
     defaults = spec.resolve(level, {})
     resolved = spec.resolve(level, dict(options))
     return {k: plain(v) for k, v in resolved.items() if defaults.get(k) != v}
+
+
+def releases_text(convention: str, versions: list[str]) -> str:
+    """The eras of the releases given (``default``: the latest), merged where adjacent:
+    ``as nltk >=3.2.2,<3.5``."""
+    history = HISTORIES[convention]
+    eras = history.eras()
+    chosen = {history.era_of(history.latest if v == "default" else v) for v in versions}
+    runs: list[list[tuple[str, str | None]]] = []
+    for era in eras:
+        if history.era_of(era[0]) in chosen:
+            if runs and runs[-1][-1][1] == era[0]:
+                runs[-1].append(era)
+            else:
+                runs.append([era])
+    texts = []
+    for run in runs:
+        start, end = run[0][0], run[-1][1]
+        texts.append(f"as {convention} >={start}" + (f",<{end}" if end else ""))
+    return " | ".join(texts)
 
 
 def groups(matches: list[dict[str, Any]], level: str) -> list[dict[str, Any]]:
@@ -108,14 +143,17 @@ def groups(matches: list[dict[str, Any]], level: str) -> list[dict[str, Any]]:
     return list(merged.values())
 
 
-def _settings_text(settings: list[dict[str, Any]]) -> str:
+def _settings_text(settings: list[dict[str, Any]], convention: str) -> str:
     """``smoothing: method0 | method1; auto_reweigh: false | true`` -- each option that
-    varies among the settings, with its values."""
+    varies among the settings, with its values (releases as ranges of releases)."""
     keys = list(dict.fromkeys(k for s in settings for k in s))
     parts = []
     for key in keys:
         values = list(dict.fromkeys(json_text(s.get(key, "default")) for s in settings))
-        parts.append(f"{key}: {' | '.join(values)}")
+        if key == "version":
+            parts.append(f"release: {releases_text(convention, values)}")
+        else:
+            parts.append(f"{key}: {' | '.join(values)}")
     return "; ".join(parts)
 
 
@@ -133,7 +171,7 @@ def render(document: dict[str, Any]) -> str:
         for group in merged:
             mark = "the library's defaults" if group["defaults"] and len(
                 group["settings"]) == 1 else ""
-            varied = _settings_text([s for s in group["settings"] if s])
+            varied = _settings_text([s for s in group["settings"] if s], group["convention"])
             detail = "; ".join(part for part in (
                 "defaults" if group["defaults"] and varied else mark, varied) if part)
             lines.append(f"  {group['convention']:<{width}}  {group['score']!r:<22}  {detail}")
@@ -142,7 +180,7 @@ def render(document: dict[str, Any]) -> str:
         shown_as = {(c["convention"], repr(c["score"])): c["compared_as"]
                     for c in document["closest"]}
         for group in groups(document["closest"], document["level"]):
-            varied = _settings_text([s for s in group["settings"] if s])
+            varied = _settings_text([s for s in group["settings"] if s], group["convention"])
             detail = "; ".join(p for p in ("defaults" if group["defaults"] else "", varied) if p)
             value = shown_as[(group["convention"], repr(group["score"]))]
             lines.append(f"  {group['convention']:<13} {value:<24.10g} {detail}")

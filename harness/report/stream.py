@@ -123,6 +123,8 @@ def check_line(record: CheckRecord) -> dict[str, Any]:
         line["cause"] = plain(record.cause)
     if record.known is not None:
         line["known"] = record.known
+    if record.versions:
+        line["versions"] = dict(record.versions)
     return line
 
 
@@ -232,7 +234,7 @@ def _check(line: Mapping[str, Any]) -> CheckRecord:
         tags=tuple(line["tags"]), provenance=line.get("provenance"),
         message=line.get("message", ""), other=line.get("other", ""),
         figure=line.get("figure") or "score", cause=line.get("cause"),
-        known=line.get("known"))
+        known=line.get("known"), versions=line.get("versions"))
 
 
 def footer_from_line(line: Mapping[str, Any]) -> Footer:

@@ -1,4 +1,6 @@
-"""The NLTK convention: ``nltk.translate.bleu_score`` (3.6.6 and later; checked on 3.10.4).
+"""The NLTK convention: ``nltk.translate.bleu_score``, release 3.10.4 by default, and any
+release from 3.2.2 with ``version="3.4.5"`` (the rules of each release are data in
+``harness.bleu.history``; checked bit for bit against 3.2.5 ... 3.10.4).
 
 ``level="sentence"`` is ``sentence_bleu``, ``"corpus"`` is ``corpus_bleu`` (which
 ``sentence_bleu`` calls with one segment). The arithmetic follows ``corpus_bleu`` step by
@@ -39,6 +41,7 @@ from harness.bleu.convention import (
     weight_tuple,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.history import NLTK
 from harness.bleu.result import ConventionError
 
 NAME = "nltk"
@@ -50,6 +53,7 @@ DEFAULTS: dict[str, Any] = {
     "alpha": 5,
     "k": 5,
     "auto_reweigh": False,
+    "version": NLTK.latest,
 }
 #: method5 always reads order 5 of the last segment (``modified_precision(..., 5)``).
 METHOD5_ORDER = 5
@@ -66,6 +70,8 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("epsilon", "alpha", "k"):
         require_number(NAME, key, options[key])
     require_bool(NAME, "auto_reweigh", options["auto_reweigh"])
+    options["version"] = str(options["version"])
+    NLTK.rules(options["version"])  # a ValueError for a release the engine does not model
     return options
 
 
@@ -83,7 +89,14 @@ def weight_sets(options: Mapping[str, Any]) -> tuple[tuple[float, ...], ...]:
     return (weights,)
 
 
+def is_weight_list(options: Mapping[str, Any]) -> bool:
+    weights = options["weights"]
+    return bool(weights) and isinstance(weights[0], tuple)
+
+
 def max_order(options: Mapping[str, Any]) -> int:
+    if is_weight_list(options) and not NLTK.rules(options["version"])["weight_lists"]:
+        return len(options["weights"])  # releases before 3.6.6: one order per list item
     return max(len(w) for w in weight_sets(options))
 
 
@@ -115,6 +128,7 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
         tok="whitespace",
         case="mixed",
         scale="1",
+        version=options["version"],
     )
 
 
@@ -128,6 +142,12 @@ def brevity_penalty(ref_len: int, hyp_len: int) -> float:
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    rules = NLTK.rules(options["version"])
+    if not rules["weight_lists"]:
+        return finish_before_3_6_6(corpus, options, rules)
+    if not options["weights"] and rules["empty_weights"] == "IndexError":
+        raise ConventionError(NAME, "empty weights fail weights[0][0] (3.6.6-3.8.1)",
+                              "IndexError")
     vectors = weight_sets(options)
     order = max_order(options)
     _check_references(corpus, order)
@@ -145,7 +165,8 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
         return finished((0,) * len(vectors))
 
     p_n: list[Any] = [Fraction(m, d) for m, d in zip(matches, denominators)]
-    p_n = SMOOTHERS[options["smoothing"]](p_n, _Context(corpus, options, matches, denominators))
+    p_n = SMOOTHERS[options["smoothing"]](p_n, _Context(corpus, options, matches, denominators,
+                                                        rules))
     scores = []
     for weight in vectors:
         if options["auto_reweigh"] and hyp_len < 4 and weight == (0.25, 0.25, 0.25, 0.25):
@@ -156,6 +177,55 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
         except OverflowError:
             raise ConventionError(NAME, "exp of the weighted log sum overflows", "OverflowError")
     return finished(tuple(scores))
+
+
+def finish_before_3_6_6(corpus: CorpusStats, options: Mapping[str, Any],
+                        rules: Mapping[str, Any]) -> Finished:
+    """``corpus_bleu`` of NLTK 3.2.2-3.6.5: one weight vector whose items are the orders
+    (a list of vectors fails where its items are multiplied); ``auto_reweigh`` before the
+    no-match return; every precision into the log sum (a 0 left by smoothing is a math
+    domain error); before 3.3, method0 ends the product at the first order without a match.
+    """
+    weights = options["weights"]
+    order = len(weights)
+    _check_references(corpus, order)
+    hyp_len = corpus.hyp_len
+    ref_len = corpus.ref_len("closest_shorter")
+    bp = brevity_penalty(ref_len, hyp_len)
+    if options["auto_reweigh"] and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
+        if hyp_len == 0:
+            raise ConventionError(NAME, "auto_reweigh divides by the corpus hypothesis length "
+                                  "0 (before 3.6.6)", "ZeroDivisionError")
+        weights = (1 / hyp_len,) * hyp_len
+    orders = len(weights)
+    matches = corpus.matches[:orders]
+    denominators = corpus.floored_totals[:orders]
+    precisions = tuple(m / d for m, d in zip(matches, denominators))
+
+    def finished(score: float) -> Finished:
+        return Finished((score,), precisions, matches, denominators, bp, hyp_len, ref_len)
+
+    if orders == 0 or matches[0] == 0:  # "Returns 0 if there's no matching n-grams"
+        return finished(0)
+    p_n: list[Any] = [Fraction(m, d) for m, d in zip(matches, denominators)]
+    if options["smoothing"] == "method0" and rules["zero_orders"] == "truncate":
+        p_n = p_n[:next((i for i, m in enumerate(matches) if m == 0), len(p_n))]
+    else:
+        p_n = SMOOTHERS[options["smoothing"]](p_n, _Context(corpus, options, matches,
+                                                            denominators, rules))
+    terms = []
+    for w_i, p_i in zip(weights, p_n):
+        if p_i <= 0:
+            raise ConventionError(NAME, "a precision still 0 after smoothing enters the log "
+                                  "(before 3.6.6)", "ValueError")
+        if isinstance(w_i, tuple):
+            raise ConventionError(NAME, "a list of weight vectors is multiplied as one vector "
+                                  "(before 3.6.6)", "TypeError")
+        terms.append(w_i * math.log(p_i))
+    try:
+        return finished(bp * math.exp(math.fsum(terms)))
+    except OverflowError:
+        raise ConventionError(NAME, "exp of the weighted log sum overflows", "OverflowError")
 
 
 def _check_references(corpus: CorpusStats, order: int) -> None:
@@ -175,11 +245,16 @@ class _Context:
     """What ``SmoothingFunction`` methods see besides ``p_n``: the unnormalised numerators
     and denominators, the corpus hypothesis length, and the last segment (methods 5 and 6)."""
 
-    def __init__(self, corpus: CorpusStats, options, numerators, denominators) -> None:
+    def __init__(self, corpus: CorpusStats, options, numerators, denominators,
+                 rules: Mapping[str, Any]) -> None:
         self.numerators = numerators
         self.denominators = denominators
-        self.hyp_len = corpus.hyp_len
+        self.rules = rules
         self.last = corpus.segments[-1]
+        if rules["smoothing_length"] == "last segment":  # before 3.4 (#2083)
+            self.hyp_len = self.last.hyp_len
+        else:  # 3.5 on: ``hyp_len if hyp_len else len(hypothesis)``
+            self.hyp_len = corpus.hyp_len or self.last.hyp_len
         self.epsilon = options["epsilon"]
         self.alpha = options["alpha"]
         self.k = options["k"]
@@ -197,8 +272,9 @@ def _method1(p_n: list, ctx: _Context) -> list:
 
 
 def _method2(p_n: list, ctx: _Context) -> list:
+    smooth_unigram = ctx.rules["method2"] == "all orders"  # before 3.6 (PR #2572)
     return [
-        Fraction(m + 1, d + 1) if i != 0 else p
+        Fraction(m + 1, d + 1) if i != 0 or smooth_unigram else p
         for i, (p, m, d) in enumerate(zip(p_n, ctx.numerators, ctx.denominators))
     ]
 
@@ -213,8 +289,10 @@ def _method3(p_n: list, ctx: _Context) -> list:
 
 
 def _method4(p_n: list, ctx: _Context) -> list:
+    if ctx.rules["method4"] != "1/(2^k k/ln T)/l":
+        return _method4_before_3_6(p_n, ctx)
     incvnt = 1
-    hyp_len = ctx.hyp_len if ctx.hyp_len else ctx.last.hyp_len
+    hyp_len = ctx.hyp_len
     for i, (m, d) in enumerate(zip(ctx.numerators, ctx.denominators)):
         if m == 0 and hyp_len > 1:
             try:
@@ -223,6 +301,20 @@ def _method4(p_n: list, ctx: _Context) -> list:
                 raise ConventionError(NAME, "method4 with k=0 divides by zero", "ZeroDivisionError")
             p_n[i] = numerator / d
             incvnt += 1
+    return p_n
+
+
+def _method4_before_3_6(p_n: list, ctx: _Context) -> list:
+    """``incvnt = i + 1 * self.k / math.log(hyp_len)`` (the precedence bug of issue #2341):
+    ``1 / incvnt`` before 3.5, ``incvnt / denominator`` in 3.5 (precisions above 1, #2676)."""
+    for i, (m, d) in enumerate(zip(ctx.numerators, ctx.denominators)):
+        if m == 0 and ctx.hyp_len != 0:
+            try:
+                incvnt = i + 1 * ctx.k / math.log(ctx.hyp_len)
+                p_n[i] = 1 / incvnt if ctx.rules["method4"] == "1/(i+k/ln T)" else incvnt / d
+            except ZeroDivisionError:
+                raise ConventionError(NAME, "method4 divides by log(1) = 0 for a one-token "
+                                      "hypothesis (before 3.6)", "ZeroDivisionError")
     return p_n
 
 

@@ -1,4 +1,6 @@
-"""The SacreBLEU convention: ``sacrebleu.metrics.bleu.BLEU`` (2.2 and later; checked on 2.6.0).
+"""The SacreBLEU convention: ``sacrebleu.metrics.bleu.BLEU``, release 2.6.0 by default, and
+any release from 1.4.4 with ``version="1.5.1"`` (the rules of each release are data in
+``harness.bleu.history``; checked bit for bit against 1.4.14 ... 2.6.0).
 
 Defaults are those of ``sacrebleu.corpus_bleu`` at corpus level (``smooth_method="exp"``,
 effective order off, ``13a``) and of ``sacrebleu.sentence_bleu`` at sentence level (effective
@@ -38,21 +40,27 @@ from harness.bleu.convention import (
     require_order,
 )
 from harness.bleu.corpus import CorpusStats
-from harness.bleu.result import ConventionError
+from harness.bleu.history import SACREBLEU
+from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
 from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 
 NAME = "sacrebleu"
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
-def defaults(level: str) -> dict[str, Any]:
+def defaults(level: str, version: str | None = None) -> dict[str, Any]:
+    """``sacrebleu.sentence_bleu`` / ``corpus_bleu`` defaults of the release (``sentence_bleu``
+    smoothed with floor before 1.5.0)."""
+    rules = SACREBLEU.rules(version)
+    sentence = level == "sentence"
     return {
-        "smooth_method": "exp",
+        "smooth_method": rules["sentence_smoothing"] if sentence else "exp",
         "smooth_value": None,
-        "effective_order": level == "sentence",
+        "effective_order": sentence,
         "tokenize": "13a",
         "lowercase": False,
         "max_ngram_order": 4,
+        "version": version or SACREBLEU.latest,
     }
 
 
@@ -60,7 +68,10 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     given = dict(given)
     if "use_effective_order" in given:  # the name in sacrebleu.corpus_bleu/sentence_bleu
         given["effective_order"] = given.pop("use_effective_order")
-    options = merge_options(NAME, given, defaults(level))
+    version = str(given["version"]) if "version" in given else None
+    SACREBLEU.rules(version)  # a ValueError for a release the engine does not model
+    options = merge_options(NAME, given, defaults(level, version))
+    options["version"] = str(options["version"])
     require_choice(NAME, "smooth_method", options["smooth_method"], tuple(SMOOTH_DEFAULTS))
     if options["smooth_value"] is not None:
         require_number(NAME, "smooth_value", options["smooth_value"])
@@ -76,12 +87,24 @@ def required_order(options: Mapping[str, Any]) -> int:
 
 
 def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
-    return Preprocessing(options["tokenize"], options["lowercase"])
+    """Lowercase, then tokenize; before 2.0.0 ``intl`` is the ``unicodedata``-enumerated
+    tokenizer (what Tensor2Tensor copied); from 1.5.0 to 2.1.x an empty reference is left
+    out before anything else."""
+    rules = SACREBLEU.rules(options["version"])
+    tokenizer = options["tokenize"]
+    if tokenizer == "intl" and rules["intl"] == "unicodedata":
+        tokenizer = "t2t"
+    dropped = rules["empty_references"].startswith("dropped")
+    return Preprocessing(tokenizer, options["lowercase"], drop_empty_references=dropped)
 
 
 def smooth_value(options: Mapping[str, Any]) -> float | None:
     value = options["smooth_value"]
-    return SMOOTH_DEFAULTS[options["smooth_method"]] if value is None else value
+    if value is not None:
+        return value
+    if options["smooth_method"] == "floor":
+        return SACREBLEU.rules(options["version"])["floor_default"]
+    return SMOOTH_DEFAULTS[options["smooth_method"]]
 
 
 def knobs(options: Mapping[str, Any]) -> Knobs:
@@ -100,11 +123,22 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
         tok=options["tokenize"],
         case="lc" if options["lowercase"] else "mixed",
         scale="100",
+        version=options["version"],
     )
 
 
-def _check_references(corpus: CorpusStats, level: str, order: int) -> None:
+def _check_references(corpus: CorpusStats, level: str, order: int,
+                      rules: Mapping[str, Any]) -> None:
     segments = corpus.segments
+    if rules["api"] == "1.x":
+        return _check_references_1x(corpus, level, rules)
+    if rules["empty_references"] == "dropped (RuntimeError)":
+        if segments and all(not s.ref_lens and not s.dropped for s in segments):
+            raise ConventionError(NAME, "corpus_score needs at least one reference stream",
+                                  "IndexError")
+        if any(not s.ref_lens for s in segments):
+            raise ConventionError(NAME, "a segment without a non-empty reference "
+                                  "(2.0.0-2.1.x)", "RuntimeError")
     if not segments:
         raise ConventionError(NAME, "there must be at least one hypothesis", "IndexError")
     if all(not s.ref_lens for s in segments):
@@ -117,9 +151,29 @@ def _check_references(corpus: CorpusStats, level: str, order: int) -> None:
             "TypeError")
 
 
+def _check_references_1x(corpus: CorpusStats, level: str, rules: Mapping[str, Any]) -> None:
+    """``BLEU.corpus_score`` of 1.x: in 1.4 every stream must hold every segment (a
+    ``None`` reference is an EOFError) and a segment without references fails summing its
+    ``None`` length; from 1.5 a segment without a non-empty reference is an EOFError."""
+    segments = corpus.segments
+    counts = {len(s.ref_lens) for s in segments}
+    if rules["missing_references"] == "EOFError":
+        if counts == {0}:
+            raise ConventionError(NAME, "no reference: the closest length is None (1.4)",
+                                  "TypeError")
+        if len(counts) > 1 and level == "corpus":
+            raise ConventionError(NAME, "reference streams with a None line (1.4)", "EOFError")
+    elif 0 in counts:
+        raise ConventionError(NAME, "a segment without a valid reference (1.5)", "EOFError")
+
+
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    rules = SACREBLEU.rules(options["version"])
     order = options["max_ngram_order"]
-    _check_references(corpus, level, order)
+    if rules["max_order"] == "4 only" and order != 4:
+        raise ConventionError(NAME, "SacreBLEU 1.x scores 4-grams only (BLEU.NGRAM_ORDER)",
+                              UNSUPPORTED_INPUT)
+    _check_references(corpus, level, order, rules)
     sys_len = corpus.hyp_len
     ref_len = corpus.ref_len("closest_shorter", without_references=-1)
     counts = corpus.matches[:order]
@@ -127,8 +181,10 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     try:
         score, precisions, bp = compute_bleu(
             list(counts), list(totals), sys_len, ref_len, options["smooth_method"],
-            smooth_value(options), options["effective_order"], order)
-    except (ValueError, ZeroDivisionError, OverflowError) as error:
+            smooth_value(options), options["effective_order"],
+            4 if rules["max_order"] == "4 in compute_bleu" else order,
+            rules["no_match_zero"])
+    except (ValueError, ZeroDivisionError, OverflowError, IndexError) as error:
         raise ConventionError(
             NAME, f"compute_bleu fails with these smoothing values: {error}",
             type(error).__name__) from None
@@ -136,13 +192,16 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 
 
 def compute_bleu(correct: list, total: list, sys_len: int, ref_len: int, smooth_method: str,
-                 smooth_value: float | None, effective_order: bool, max_order: int):
-    """``BLEU.compute_bleu``: returns (score, precisions in percent, bp)."""
+                 smooth_value: float | None, effective_order: bool, max_order: int,
+                 no_match_zero: bool = True):
+    """``BLEU.compute_bleu``: returns (score, precisions in percent, bp). ``max_order`` is
+    the orders it loops over (2.0.0 loops over 4 whatever the statistics hold: an
+    IndexError for fewer); ``no_match_zero`` is the 0 for no match at all (2.0.0, #141)."""
     bp = 1.0
     if sys_len < ref_len:
         bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
     precisions = [0.0] * max_order
-    if not any(correct):
+    if no_match_zero and not any(correct):
         return 0.0, precisions, bp
     smooth_mteval = 1.0
     eff_order = max_order

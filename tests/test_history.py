@@ -1,0 +1,111 @@
+"""The engine's history against the releases themselves: for every NLTK and SacreBLEU release
+installed by ``tools/atlas.py`` (``.atlas/envs/``; CI prepares two old releases of each), the
+engine told to follow that release gives the same float bit for bit, or raises what the
+release raises -- on generated inputs, through the stand-alone adapter on the release's own
+interpreter (Python 3.6 for NLTK 3.2.5-3.4.5).
+
+Without a prepared release these tests are skipped with the command that prepares one; the
+history's documented values (CONVENTIONS.md A.4) are checked without any release.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
+
+from harness.backends.libraries import nltk_backend, sacrebleu_backend
+from harness.backends.own import engine_backend
+from harness.bleu import ConventionError, score
+from harness.bleu.history import NLTK, SACREBLEU
+from harness.execute import Executor
+from harness.records import Raised, Request, Unsupported, Value
+
+ENVS = Path(__file__).resolve().parents[1] / ".atlas" / "envs"
+FACTORIES = {"nltk": nltk_backend, "sacrebleu": sacrebleu_backend}
+OPTIONS = {"nltk": NLTK_OPTIONS, "sacrebleu": SACREBLEU_OPTIONS}
+PREPARED = sorted(p.parent.parent.name for p in ENVS.glob("*/bin/python"))
+EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", "150")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+
+
+@pytest.mark.parametrize("library, version, value", [
+    # CONVENTIONS.md A.4: "you are ready ?" against "are you ready ?", method7
+    ("nltk", "3.4.5", 0.4002926439114545), ("nltk", "3.5", 2.0968689064233654),
+    ("nltk", "3.6.6", 0.3265309055565624), ("nltk", "3.10.4", 0.3265309055565624),
+])
+def test_the_method7_history_of_conventions_a4(library, version, value):
+    result = score(["you are ready ?"], [["are you ready ?"]], library, "sentence",
+                   smoothing="method7", version=version)
+    assert result.score == value
+
+
+@pytest.mark.parametrize("version, kind", [("3.4.5", "ZeroDivisionError"),
+                                           ("3.6.5", "ValueError"), ("3.6.6", None)])
+def test_method4_on_one_token_changed_its_error_twice(version, kind):
+    """CONVENTIONS.md B26 / A.4: ['the'] against ['the', 'cat'] with method4."""
+    if kind is None:
+        assert score(["the"], [["the cat"]], "nltk", "sentence", smoothing="method4",
+                     version=version).score == 0.36787944117144233
+        return
+    with pytest.raises(ConventionError) as raised:
+        score(["the"], [["the cat"]], "nltk", "sentence", smoothing="method4", version=version)
+    assert raised.value.library_exception == kind
+
+
+def test_a_release_before_the_history_is_refused():
+    with pytest.raises(ValueError, match="from 3.2.2 on"):
+        score(["a"], [["a"]], "nltk", "sentence", version="3.2.1")
+    assert NLTK.era_of("3.4.5") == "nltk >=3.4,<3.5"
+    assert SACREBLEU.pick(">=1.5,<2") == "1.5.1"
+
+
+@pytest.fixture(scope="module", params=PREPARED or ["none"])
+def release(request):
+    if request.param == "none":
+        pytest.skip("no library release prepared: python tools/atlas.py prepare --ci")
+    library, version = request.param.split("-", 1)
+    backend = FACTORIES[library](str(ENVS / request.param / "bin" / "python"))
+    with Executor(timeout=60) as executor:
+        info = executor.start_all([engine_backend(), backend])[1]
+        assert info.ready and info.version == version, info
+        yield executor, library, version
+
+
+def answer(executor, backend: str, library: str, data, level: str, options: dict):
+    hyps, refs = data
+    request = Request.make(backend, library, level, hyps, refs, options)
+    return next(iter(executor.run([request])))[1]
+
+
+def same(ours, theirs) -> bool:
+    if isinstance(ours, Value) and isinstance(theirs, Value):
+        pairs = list(zip(ours.scores, theirs.scores))
+        return len(ours.scores) == len(theirs.scores) and all(
+            (math.isnan(a) and math.isnan(b)) or a.hex() == b.hex() for a, b in pairs)
+    if isinstance(ours, Raised) and isinstance(theirs, Raised):
+        return ours.error_type == theirs.error_type
+    return isinstance(ours, Unsupported) and isinstance(theirs, Unsupported)
+
+
+@EXAMPLES
+@given(data=corpus(), sentence=st.booleans(), choice=st.data())
+def test_the_engine_follows_each_installed_release_bit_for_bit(release, data, sentence,
+                                                                choice):
+    executor, library, version = release
+    options = dict(choice.draw(OPTIONS[library]))
+    hyps, refs = data
+    level = "sentence" if sentence else "corpus"
+    if sentence:
+        hyps, refs = hyps[:1], refs[:1]
+    theirs = answer(executor, library, library, (hyps, refs), level, options)
+    ours = answer(executor, "own", library, (hyps, refs), level, {**options, "version": version})
+    if isinstance(theirs, Unsupported) and not isinstance(ours, Unsupported):
+        return  # a request this release's API cannot express (the adapter says so)
+    assert same(ours, theirs), f"{library} {version} {level} {options}: {ours} vs {theirs}"
