@@ -251,14 +251,20 @@ def _drift_explains(planned: PlannedCheck, judged: Sequence[CheckRecord]) -> str
     or it drifted from the recorded values here while the implementation keeps them."""
     if planned.drift_note:
         return planned.drift_note
+    asked = _without_release(planned.options)
     same = [r for r in judged if r.convention == planned.convention
-            and r.options == planned.options]
+            and _without_release(r.options) == asked]
     drifted = [r for r in same if r.check == DRIFT_CHECK and r.verdict == DRIFT]
     kept = [r for r in same if r.check == EXPECTATION]
     if drifted and kept and all(r.verdict == PASS for r in kept):
         return (f"{planned.other} drifted from the recorded value(s), which the "
                 "implementation under test keeps")
     return ""
+
+
+def _without_release(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options as the case gives them: without the release the engine was told to follow."""
+    return {k: v for k, v in options.items() if k != "version"}
 
 
 # --- divergence map -------------------------------------------------------------------------

@@ -3,10 +3,12 @@ with each as the live reference library, and the atlas of what changed between t
 
     python tools/atlas.py prepare [RELEASE ...]   # .atlas/envs/<library>-<version>
     python tools/atlas.py run [RELEASE ...]       # reports/atlas/<library>-<version>.jsonl
+    python tools/atlas.py render                  # reports/atlas.md from reports/atlas/
     python tools/atlas.py list                    # the releases and their interpreters
     python tools/atlas.py python RELEASE          # the interpreter of a prepared release
 
-A RELEASE is ``nltk-3.4.5`` or ``sacrebleu-1.5.1``; none means all. Each environment holds
+A RELEASE is ``nltk-3.4.5`` or ``sacrebleu-1.5.1`` (or tox's ``atlas-nltk345``); none means
+all. Each environment holds
 just the library, on an interpreter it imports on (NLTK 3.2.5-3.4.5 do not import on
 Python 3.11: ``inspect.formatargspec`` went in 3.11, ``collections.Sequence`` in 3.10), and
 is driven from the project's own environment through ``--library-python`` and the
@@ -50,8 +52,14 @@ def name_of(library: str, version: str) -> str:
     return f"{library}-{version}"
 
 
+def tox_name(library: str, version: str) -> str:
+    """``atlas-nltk345``: tox reads a factor such as ``3.4.5`` as a Python version."""
+    return f"atlas-{library}{version.replace('.', '')}"
+
+
 def chosen(names: list[str]) -> list[tuple[str, str, str]]:
     known = {name_of(lib, ver): (lib, ver, py) for lib, ver, py in RELEASES}
+    known.update({tox_name(lib, ver): (lib, ver, py) for lib, ver, py in RELEASES})
     unknown = [n for n in names if n not in known]
     if unknown:
         raise SystemExit(f"unknown release {unknown[0]!r}; known: {', '.join(known)}")
@@ -106,13 +114,24 @@ def run(library: str, version: str, python: str) -> int:
     return 0 if done.returncode in (0, 3) else done.returncode  # drift is what an atlas records
 
 
+def render() -> int:
+    """The atlas of every stream in reports/atlas/, as reports/atlas.md."""
+    streams = sorted(str(p) for p in STREAMS.glob("*.jsonl"))
+    if not streams:
+        raise SystemExit("no stream in reports/atlas/: python tools/atlas.py run")
+    return subprocess.run([sys.executable, "-m", "harness", "atlas", *streams, "--format",
+                           "markdown", "--output", str(ROOT / "reports" / "atlas.md")]).returncode
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("action", choices=("prepare", "run", "list", "python"))
+    parser.add_argument("action", choices=("prepare", "run", "render", "list", "python"))
     parser.add_argument("releases", nargs="*", metavar="RELEASE")
     parser.add_argument("--ci", action="store_true", help="the releases CI checks")
     args = parser.parse_args(argv)
+    if args.action == "render":
+        return render()
     releases = chosen(list(CI_RELEASES) if args.ci else args.releases)
     if args.action == "list":
         for library, version, python in releases:

@@ -84,7 +84,8 @@ def main(argv: list[str]) -> int:
     document = json.loads(Path(args.atlas).read_text(encoding="utf-8"))
     undecided = 0
     # bottom-up within a file, so an inserted line moves nothing still to be edited
-    findings = [(library, f) for library, data in document.items() for f in data["ranges"]]
+    findings = [(library, f) for library, data in document["libraries"].items()
+                for f in data["ranges"]]
     findings.sort(key=lambda item: (item[1]["where"].rsplit(":", 1)[0],
                                     -int(item[1]["where"].rsplit(":", 1)[1])))
     for library, finding in findings:

@@ -43,6 +43,7 @@ def main(args, console: Console) -> int:
         write_report(targets["--output"], text)
     else:
         sys.stdout.write(text)
-    findings = sum(len(library["ranges"]) for library in document.values())
-    print(f"{len(document)} libraries, {findings} version ranges to fix", file=sys.stderr)
+    libraries = document["libraries"]
+    findings = sum(len(library["ranges"]) for library in libraries.values())
+    print(f"{len(libraries)} libraries, {findings} version ranges to fix", file=sys.stderr)
     return 0

@@ -229,10 +229,14 @@ def _runs(releases: list[str], chosen: list[str]) -> list[tuple[list[str], bool]
 
 
 def atlas_document(runs: Iterable[Run]) -> dict[str, Any]:
+    runs = list(runs)
     atlases = build(runs)
-    return {library: {"releases": atlas.releases, "questions": len(atlas.questions),
-                      "behaviours": behaviours(atlas), "ranges": range_findings(atlas)}
-            for library, atlas in sorted(atlases.items())}
+    return {"corpus": sorted({run.header.corpus_hash for run in runs}),
+            "libraries": {library: {"releases": atlas.releases,
+                                    "questions": len(atlas.questions),
+                                    "behaviours": behaviours(atlas),
+                                    "ranges": range_findings(atlas)}
+                          for library, atlas in sorted(atlases.items())}}
 
 
 def _eras_text(eras: list[dict[str, Any]], total: list[str]) -> str:
@@ -256,8 +260,11 @@ def render_markdown(document: dict[str, Any]) -> str:
            "reports/atlas/*.jsonl`). Answers that change between releases are grouped by "
            "the releases they change at, with the reason from `harness/bleu/history.py`; "
            "every recorded expectation's version range is checked against what the "
-           "releases give.", ""]
-    for library, data in document.items():
+           "releases give.", "",
+           f"Corpus: {', '.join(document['corpus'])} (`bleu-harness run --format json` "
+           "writes the hash in its header; tests/test_atlas.py checks that this atlas is "
+           "the corpus's).", ""]
+    for library, data in document["libraries"].items():
         releases = data["releases"]
         out += [f"## {library}", "",
                 f"{len(releases)} releases: {', '.join(releases)}; "
@@ -295,8 +302,9 @@ def render_html(document: dict[str, Any]) -> str:
     def esc(text: Any) -> str:
         return html.escape(str(text))
 
-    body = ["<h1>The version atlas</h1>"]
-    for library, data in document.items():
+    body = ["<h1>The version atlas</h1>",
+            f"<p>Corpus: {esc(', '.join(document['corpus']))}</p>"]
+    for library, data in document["libraries"].items():
         body.append(f"<h2>{esc(library)}</h2><p>{len(data['releases'])} releases: "
                     f"{esc(', '.join(data['releases']))}</p>")
         for behaviour in data["behaviours"]:
