@@ -57,3 +57,28 @@ def test_a_range_is_suggested_at_the_historys_release_boundaries():
     assert suggested_range(atlas, ["3.6.2", "3.10.4"]) == ">=3.6"
     sacre = LibraryAtlas("sacrebleu", ["1.4.14", "1.5.1", "2.0.0", "2.1.0", "2.2.1"], {})
     assert suggested_range(sacre, ["1.4.14", "2.2.1"]) == "!=1.5.*,!=2.0.*,!=2.1.*"
+
+
+def test_identify_names_the_releases_that_computed_a_number(capsys):
+    """The blog's method7 value is NLTK's only up to 3.4.5 (CONVENTIONS.md A.4)."""
+    from harness.cli import main
+
+    assert main(["identify", "--hyp", "you are ready ?", "--ref", "are you ready ?",
+                 "--score", "0.4003"]) == 0
+    out = capsys.readouterr().out
+    assert "smoothing: method7" in out and "release: as nltk >=3.2.2,<3.5" in out
+
+
+def test_the_atlas_renders_as_html(tmp_path):
+    from harness.report.atlas import render_html
+
+    document = {"corpus": ["abc"], "libraries": {"nltk": {
+        "releases": ["3.4.5", "3.6.5"], "questions": 1, "ranges": [],
+        "behaviours": [{"at": ["3.6.5"], "reasons": [{"since": "3.6", "what": "w<b>",
+                                                       "cite": "PR #2681"}],
+                        "questions": [{"case": "c", "options": "defaults", "figure": "score",
+                                       "eras": [{"releases": ["3.4.5"], "answer": "0.4"},
+                                                {"releases": ["3.6.5"], "answer": "0.3"}]}]}]}}}
+    page = render_html(document)
+    assert "<h3>Changes at 3.6.5</h3>" in page and "w&lt;b&gt;" in page
+    assert "0.4 ≤3.4.5, 0.3 from 3.6.5" in page
