@@ -24,9 +24,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The harness runs from here, so that ``python -m harness`` imports the installed package
+#: (a tox environment's wheel), not the source tree of the working directory.
+NEUTRAL = tempfile.gettempdir()
 ENVS = ROOT / ".atlas" / "envs"
 STREAMS = ROOT / "reports" / "atlas"
 
@@ -110,7 +114,7 @@ def run(library: str, version: str, python: str) -> int:
                library, "--library-python", f"{library}={target}", "--format", "json",
                "--output", str(stream), "--quiet"]
     print(f"{name_of(library, version)}: {' '.join(command[2:])}", flush=True)
-    done = subprocess.run(command)
+    done = subprocess.run(command, cwd=NEUTRAL)
     return 0 if done.returncode in (0, 3) else done.returncode  # drift is what an atlas records
 
 
@@ -120,7 +124,8 @@ def render() -> int:
     if not streams:
         raise SystemExit("no stream in reports/atlas/: python tools/atlas.py run")
     return subprocess.run([sys.executable, "-m", "harness", "atlas", *streams, "--format",
-                           "markdown", "--output", str(ROOT / "reports" / "atlas.md")]).returncode
+                           "markdown", "--output", str(ROOT / "reports" / "atlas.md")],
+                          cwd=NEUTRAL).returncode
 
 
 def main(argv: list[str]) -> int:
