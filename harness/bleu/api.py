@@ -66,7 +66,7 @@ def score_many(
         key = convention.preprocessing(resolved)
         needed[key] = max(needed.get(key, 0), convention.required_order(resolved))
     stats = {
-        key: CorpusStats(_stats(hypotheses, references, key, order), order)
+        key: CorpusStats.of(_stats(hypotheses, references, key, order), order)
         for key, order in needed.items()
     }
 
@@ -104,7 +104,7 @@ def corpus_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[s
                       key: Preprocessing, order: int) -> CorpusStats:
     """The statistics every convention finishes from, for one preprocessing (validated input)."""
     _check_input(hypotheses, references, "corpus")
-    return CorpusStats(_stats(hypotheses, references, key, order), order)
+    return CorpusStats.of(_stats(hypotheses, references, key, order), order)
 
 
 def _stats(hypotheses, references, key: Preprocessing, order: int):

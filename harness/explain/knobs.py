@@ -101,7 +101,7 @@ def knob_score(corpus: CorpusStats, k: KnobSettings) -> float:
     matches = corpus.matches[:order]
     raw = corpus.totals[:order]
     totals = corpus.floored_totals[:order] if k.denominator == "floor1" else raw
-    if not corpus.segments or order == 0:
+    if not corpus.segment_count or order == 0:
         return 0.0
     if k.no_match_zero and matches[0] == 0:
         return 0.0

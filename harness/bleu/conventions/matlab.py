@@ -104,7 +104,7 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    if not corpus.segments or corpus.has_segment_without_references:
+    if not corpus.segment_count or corpus.has_segment_without_references:
         raise ConventionError(NAME, "every candidate needs at least one reference document",
                               "MATLAB:error")
     weights = normalised_weights(options)
@@ -119,8 +119,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     def finished(score: float) -> Finished:
         return Finished((score,), precisions, counts, totals, bp, hyp_len, ref_len)
 
-    all_empty = hyp_len == 0 and all(
-        length == 0 for s in corpus.segments for length in s.ref_lens)
+    all_empty = hyp_len == 0 and corpus.longest_reference == 0
     if all_empty:
         return finished(math.nan)
     if totals[order - 1] == 0:  # fewer words than N

@@ -133,7 +133,7 @@ def bleu_unsmoothed(ref_len: int, matches, totals) -> tuple[list[float], list[fl
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    if not corpus.segments or corpus.has_segment_without_references:
+    if not corpus.segment_count or corpus.has_segment_without_references:
         raise ConventionError(NAME, "every reference set must hold every segment",
                               "FATAL ERROR (die)")
     hyp_len = corpus.hyp_len

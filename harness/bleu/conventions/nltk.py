@@ -233,8 +233,7 @@ def _check_references(corpus: CorpusStats, order: int) -> None:
     a ``KeyError``) when it has n-grams, else in ``closest_ref_length`` (``min()`` of nothing)."""
     if not corpus.has_segment_without_references:
         return
-    first = next(s for s in corpus.segments if not s.ref_lens)
-    if order >= 1 and first.hyp_len >= 1:
+    if order >= 1 and corpus.first_unreferenced_hyp_len >= 1:
         raise ConventionError(NAME, "a hypothesis without references has no n-gram to clip "
                               "against (modified_precision)", "KeyError")
     raise ConventionError(NAME, "a hypothesis without references has no closest reference "
@@ -250,7 +249,7 @@ class _Context:
         self.numerators = numerators
         self.denominators = denominators
         self.rules = rules
-        self.last = corpus.segments[-1]
+        self.last = corpus.last
         if rules["smoothing_length"] == "last segment":  # before 3.4 (#2083)
             self.hyp_len = self.last.hyp_len
         else:  # 3.5 on: ``hyp_len if hyp_len else len(hypothesis)``

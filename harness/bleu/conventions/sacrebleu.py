@@ -129,23 +129,23 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
 
 def _check_references(corpus: CorpusStats, level: str, order: int,
                       rules: Mapping[str, Any]) -> None:
-    segments = corpus.segments
+    count = corpus.segment_count
     if rules["api"] == "1.x":
         return _check_references_1x(corpus, level, rules)
     if rules["empty_references"] == "dropped (RuntimeError)":
-        if segments and all(not s.ref_lens and not s.dropped for s in segments):
+        if count and corpus.never_referenced == count:
             raise ConventionError(NAME, "corpus_score needs at least one reference stream",
                                   "IndexError")
-        if any(not s.ref_lens for s in segments):
+        if corpus.without_references:
             raise ConventionError(NAME, "a segment without a non-empty reference "
                                   "(2.0.0-2.1.x)", "RuntimeError")
-    if not segments:
+    if not count:
         raise ConventionError(NAME, "there must be at least one hypothesis", "IndexError")
-    if all(not s.ref_lens for s in segments):
+    if corpus.without_references == count:
         what = "sentence_score needs a reference" if level == "sentence" else (
             "corpus_score needs at least one reference stream")
         raise ConventionError(NAME, what, "IndexError")
-    if order and any(not s.ref_lens and s.hyp_len for s in segments):
+    if order and corpus.unreferenced_with_hypothesis:
         raise ConventionError(
             NAME, "a non-empty hypothesis whose references are all None cannot be scored",
             "TypeError")
@@ -155,15 +155,14 @@ def _check_references_1x(corpus: CorpusStats, level: str, rules: Mapping[str, An
     """``BLEU.corpus_score`` of 1.x: in 1.4 every stream must hold every segment (a
     ``None`` reference is an EOFError) and a segment without references fails summing its
     ``None`` length; from 1.5 a segment without a non-empty reference is an EOFError."""
-    segments = corpus.segments
-    counts = {len(s.ref_lens) for s in segments}
+    fewest, most = corpus.fewest_references, corpus.most_references
     if rules["missing_references"] == "EOFError":
-        if counts == {0}:
+        if most == 0:
             raise ConventionError(NAME, "no reference: the closest length is None (1.4)",
                                   "TypeError")
-        if len(counts) > 1 and level == "corpus":
+        if fewest != most and level == "corpus":
             raise ConventionError(NAME, "reference streams with a None line (1.4)", "EOFError")
-    elif 0 in counts:
+    elif fewest == 0:
         raise ConventionError(NAME, "a segment without a valid reference (1.5)", "EOFError")
 
 

@@ -77,11 +77,11 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
     max_order = options["max_order"]
-    if any(len(s.ref_lens) != 1 for s in corpus.segments):
+    if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
         raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
                               UNSUPPORTED_INPUT)
     translation_length = corpus.hyp_len
-    reference_length = sum(s.ref_lens[0] for s in corpus.segments)
+    reference_length = corpus.ref_len("first")
     matches = corpus.matches[:max_order]
     possible = corpus.totals[:max_order]
     precisions = []
