@@ -44,7 +44,7 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 def clear_caches() -> None:
     Tokenizer13a.__call__.cache_clear()
     TokenizerRegexp.__call__.cache_clear()
-    tokenizers._v13a_string.cache_clear()
+    tokenizers._v14_intl_string.cache_clear()
 
 
 def median_seconds(call, runs: int):

@@ -11,8 +11,10 @@ tie-break belong to the convention).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,22 +40,26 @@ def hyp_ngram_counts(hyp_len: int, max_order: int) -> tuple[int, ...]:
     return tuple(hyp_len - n + 1 if hyp_len >= n else 0 for n in range(1, max_order + 1))
 
 
-def _ngrams(shifted: list[Sequence[str]], n: int) -> Iterable:
+def _ngrams(shifted: Sequence[Sequence[str]], n: int) -> Iterable:
     """The n-grams of a token list, given its shifted copies ``tokens[i:]``: the tokens
     themselves for n = 1 (no tuple to build), tuples otherwise."""
     return shifted[0] if n == 1 else zip(*shifted[:n])
 
 
-def _repeated_top_up(common: set, hyp_grams: list, ref_grams: list[list]) -> int:
-    """What clipping adds beyond one match per shared n-gram, for n-grams the hypothesis
-    repeats: sum of min(count in hyp, largest count in one ref) - 1."""
-    extra = 0
-    for gram in common:
-        count = hyp_grams.count(gram)
-        if count > 1:
-            best = max(grams.count(gram) for grams in ref_grams)
-            extra += (count if count < best else best) - 1
-    return extra
+def _clipped_with_repeats(hyp_grams: list, hyp_set: set, ref_grams: list[Iterable]) -> int:
+    """Clipped matches when the hypothesis repeats an n-gram: sum over shared n-grams of
+    min(count in the hypothesis, largest count in one reference). One ``Counter`` per side,
+    so linear in the segment's length (``list.count`` per n-gram was quadratic)."""
+    hyp_counts = Counter(hyp_grams)
+    ref_counts = [Counter(grams) for grams in ref_grams]
+    common = hyp_set.intersection(ref_counts[0])
+    for counts in ref_counts[1:]:
+        common.update(hyp_set.intersection(counts))
+    if len(ref_counts) == 1:
+        best = map(ref_counts[0].__getitem__, common)
+    else:
+        best = map(max, *[map(counts.get, common, repeat(0)) for counts in ref_counts])
+    return sum(map(min, map(hyp_counts.__getitem__, common), best))
 
 
 def segment_stats(
@@ -65,31 +71,31 @@ def segment_stats(
     it, so ``len(hyp_set & reference n-grams)`` is the clipped count unless the hypothesis
     repeats an n-gram (its set is smaller than its n-gram count); only then are counts taken.
     Reference n-grams stream through ``set.intersection`` without being stored, and an order
-    without a match ends the loop (no longer n-gram can match).
+    without a match ends the loop (no longer n-gram can match). Linear in the segment's
+    length at every step.
     """
     hyp_len = len(hyp)
     ref_lens = tuple(map(len, refs))
     matches = [0] * max_order
     if hyp_len and refs:
-        longest = max(ref_lens)
-        hyp_shifted = [hyp[i:] for i in range(min(max_order, hyp_len))]
-        ref_shifted = [[ref[i:] for i in range(min(max_order, len(ref)))] for ref in refs]
-        for n in range(1, min(max_order, hyp_len, longest) + 1):
-            hyp_set = set(_ngrams(hyp_shifted, n))
-            if len(ref_shifted) == 1:
-                common = hyp_set.intersection(_ngrams(ref_shifted[0], n))
+        top = min(max_order, hyp_len, max(ref_lens))
+        hyp_shifted = [hyp[i:] for i in range(top)]
+        ref_shifted = [[ref[i:] for i in range(top)] for ref in refs]
+        for n in range(1, top + 1):
+            hyp_grams = hyp if n == 1 else list(zip(*hyp_shifted[:n]))
+            hyp_set = set(hyp_grams)
+            ref_grams = [_ngrams(shifted, n) for shifted in ref_shifted if len(shifted[0]) >= n]
+            if len(hyp_set) != len(hyp_grams):  # the hypothesis repeats an n-gram
+                matched = _clipped_with_repeats(hyp_grams, hyp_set, ref_grams)
+            elif len(ref_grams) == 1:
+                matched = len(hyp_set.intersection(ref_grams[0]))
             else:
-                common = set()
-                for shifted in ref_shifted:
-                    if len(shifted) >= n:
-                        common.update(hyp_set.intersection(_ngrams(shifted, n)))
-            if not common:
+                common = hyp_set.intersection(ref_grams[0])
+                for grams in ref_grams[1:]:
+                    common.update(hyp_set.intersection(grams))
+                matched = len(common)
+            if not matched:
                 break
-            matched = len(common)
-            if len(hyp_set) != hyp_len - n + 1:  # the hypothesis repeats an n-gram
-                matched += _repeated_top_up(
-                    common, list(_ngrams(hyp_shifted, n)),
-                    [list(_ngrams(shifted, n)) for shifted in ref_shifted if len(shifted) >= n])
             matches[n - 1] = matched
     return SegmentStats(hyp_len, ref_lens, tuple(matches))
 
