@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.bleu.convention import Convention, Preprocessing
 from harness.bleu.conventions import get_convention
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.counting import count
 from harness.bleu.result import BleuResult, ConventionError
-from harness.bleu.stats import corpus_stats
-from harness.bleu.tokenizers import get_tokenizer
 
 LEVELS = ("sentence", "corpus")
 
@@ -65,10 +64,7 @@ def score_many(
     for convention, resolved in planned:
         key = convention.preprocessing(resolved)
         needed[key] = max(needed.get(key, 0), convention.required_order(resolved))
-    stats = {
-        key: CorpusStats.of(_stats(hypotheses, references, key, order), order)
-        for key, order in needed.items()
-    }
+    stats = count(hypotheses, references, needed)
 
     outcomes: list[BleuResult | ConventionError] = []
     for convention, resolved in planned:
@@ -104,24 +100,7 @@ def corpus_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[s
                       key: Preprocessing, order: int) -> CorpusStats:
     """The statistics every convention finishes from, for one preprocessing (validated input)."""
     _check_input(hypotheses, references, "corpus")
-    return CorpusStats.of(_stats(hypotheses, references, key, order), order)
-
-
-def _stats(hypotheses, references, key: Preprocessing, order: int):
-    tokenize = get_tokenizer(key.tokenizer)
-    if key.lowercase:
-        def prepare(text: str) -> list[str]:
-            return tokenize(text.lower())
-    else:
-        prepare = tokenize
-    hyp_tokens = [prepare(h) for h in hypotheses]
-    if not key.drop_empty_references:
-        return corpus_stats(hyp_tokens, [[prepare(r) for r in refs] for refs in references],
-                            order)
-    kept = [[r for r in refs if r != ""] for refs in references]
-    stats = corpus_stats(hyp_tokens, [[prepare(r) for r in refs] for refs in kept], order)
-    return tuple(replace(s, dropped=len(refs) - len(k))
-                 for s, refs, k in zip(stats, references, kept))
+    return count(hypotheses, references, {key: order})[key]
 
 
 def _check_input(hypotheses, references, level: str) -> None:

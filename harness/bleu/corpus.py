@@ -20,7 +20,7 @@ Reference-length rules (which reference length ``r`` a segment contributes):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from harness.bleu.stats import SegmentStats
 
@@ -211,7 +211,10 @@ class StatsBuilder:
 
     def build(self) -> CorpusStats:
         floored = tuple(t + s for t, s in zip(self.totals, self.short))
+        last = self.last
+        if last is not None and len(last.matches) != self.order:  # counted to a higher order
+            last = replace(last, matches=last.matches[:self.order])
         return CorpusStats(self.order, self.count, self.hyp_len, tuple(self.matches),
                            tuple(self.totals), floored, tuple(self.ref_sums), self.without,
                            self.without_hyp, self.never, self.first_without, self.fewest,
-                           self.most, self.longest, self.last)
+                           self.most, self.longest, last)

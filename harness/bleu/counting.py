@@ -1,0 +1,105 @@
+"""The statistics pass: text in, one :class:`CorpusStats` per preprocessing out.
+
+One pass over the segments serves every preprocessing at once, segment by segment, so no
+per-segment table outlives its segment (memory is bounded by one segment plus the input).
+Where two preprocessings give the same tokens for a segment -- pre-tokenized text under
+``none`` and ``13a``, lower-case text with and without ``lowercase`` -- the segment is counted
+once and its statistics are shared: conventions that differ only in rules which this
+segment does not trigger cost one count between them.
+
+The native kernel (``harness.bleu._native``, ``harness.bleu.native``) does the same pass in C
+when it is built and every preprocessing asked for is one it knows; the results are equal
+integers either way (tests/test_native.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from harness.bleu.convention import Preprocessing
+from harness.bleu.corpus import CorpusStats, StatsBuilder
+from harness.bleu.stats import SegmentStats, segment_stats
+from harness.bleu.tokenizers import get_tokenizer
+
+Tokens = list[str]
+
+
+def preparer(key: Preprocessing) -> Callable[[str], Tokens]:
+    """Text to tokens under ``key``: ``str.lower`` first when asked, then the tokenizer."""
+    tokenize = get_tokenizer(key.tokenizer)
+    if not key.lowercase:
+        return tokenize
+
+    def prepare(text: str) -> Tokens:
+        return tokenize(text.lower())
+
+    return prepare
+
+
+def count(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    needed: Mapping[Preprocessing, int],
+) -> dict[Preprocessing, CorpusStats]:
+    """The corpus statistics under each preprocessing of ``needed`` (to its order), in one
+    pass over ``hypotheses`` and ``references`` (validated, equally long)."""
+    return count_in_python(hypotheses, references, needed)
+
+
+def count_in_python(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    needed: Mapping[Preprocessing, int],
+) -> dict[Preprocessing, CorpusStats]:
+    """:func:`count` in pure Python (the reference the native kernel is tested against)."""
+    keys = list(needed)
+    builders = [StatsBuilder(needed[key]) for key in keys]
+    top = max(needed.values(), default=0)
+    # Keys that differ only in dropping empty references share a tokenizer call.
+    prepares: dict[tuple[str, bool], Callable[[str], Tokens]] = {}
+    plan = []
+    for key, builder in zip(keys, builders):
+        token_key = (key.tokenizer, key.lowercase)
+        if token_key not in prepares:
+            prepares[token_key] = preparer(key)
+        plan.append((token_key, key.drop_empty_references, builder))
+
+    if len(plan) == 1:
+        (token_key, drop, builder), = plan
+        prepare = prepares[token_key]
+        add = builder.add
+        for hyp, refs in zip(hypotheses, references):
+            add(_counted(prepare, hyp, refs, drop, top))
+        return {keys[0]: builder.build()}
+
+    for hyp, refs in zip(hypotheses, references):
+        tokens: dict[tuple[str, bool], tuple[Tokens, list[Tokens]]] = {}
+        counted: list[tuple[Tokens, list[Tokens], SegmentStats]] = []
+        for token_key, drop, builder in plan:
+            if token_key not in tokens:
+                prepare = prepares[token_key]
+                tokens[token_key] = (prepare(hyp), [prepare(r) for r in refs])
+            hyp_tokens, ref_tokens = tokens[token_key]
+            dropped = 0
+            if drop:
+                kept = [t for t, r in zip(ref_tokens, refs) if r != ""]
+                dropped = len(ref_tokens) - len(kept)
+                ref_tokens = kept
+            for seen_hyp, seen_refs, seen in counted:
+                if seen_hyp == hyp_tokens and seen_refs == ref_tokens:
+                    stats = seen
+                    break
+            else:
+                stats = segment_stats(hyp_tokens, ref_tokens, top)
+                counted.append((hyp_tokens, ref_tokens, stats))
+            builder.add(replace(stats, dropped=dropped) if dropped else stats)
+    return {key: builder.build() for key, builder in zip(keys, builders)}
+
+
+def _counted(prepare, hyp: str, refs: Sequence[str], drop: bool, order: int) -> SegmentStats:
+    if not drop:
+        return segment_stats(prepare(hyp), [prepare(r) for r in refs], order)
+    kept = [r for r in refs if r != ""]
+    stats = segment_stats(prepare(hyp), [prepare(r) for r in kept], order)
+    return replace(stats, dropped=len(refs) - len(kept)) if len(kept) != len(refs) else stats
