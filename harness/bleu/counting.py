@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from harness.bleu import native
 from harness.bleu.convention import Preprocessing
 from harness.bleu.corpus import CorpusStats, StatsBuilder
 from harness.bleu.stats import SegmentStats, segment_stats
@@ -43,8 +44,39 @@ def count(
     needed: Mapping[Preprocessing, int],
 ) -> dict[Preprocessing, CorpusStats]:
     """The corpus statistics under each preprocessing of ``needed`` (to its order), in one
-    pass over ``hypotheses`` and ``references`` (validated, equally long)."""
-    return count_in_python(hypotheses, references, needed)
+    pass over ``hypotheses`` and ``references`` (validated, equally long).
+
+    With the C kernel built (:mod:`harness.bleu.native`), one C pass per tokenization
+    serves every key that shares it; otherwise one Python pass serves all keys.
+    """
+    if not native.AVAILABLE:
+        return count_in_python(hypotheses, references, needed)
+    return count_in_c(hypotheses, references, needed)
+
+
+def count_in_c(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    needed: Mapping[Preprocessing, int],
+) -> dict[Preprocessing, CorpusStats]:
+    """:func:`count` by the C kernel: one pass per (tokenizer, lowercase); a second pass
+    needs the input again, so iterators are materialized only when there is more than one."""
+    groups: dict[tuple[str, bool], list[Preprocessing]] = {}
+    for key in needed:
+        groups.setdefault((key.tokenizer, key.lowercase), []).append(key)
+    if len(groups) > 1:
+        hypotheses, references = _reiterable(hypotheses), _reiterable(references)
+    stats: dict[Preprocessing, CorpusStats] = {}
+    for (tokenizer, lowercase), keys in groups.items():
+        counted = native.count(hypotheses, references, tokenizer, lowercase,
+                               [(needed[key], key.drop_empty_references) for key in keys],
+                               preparer(keys[0]))
+        stats.update(zip(keys, counted))
+    return {key: stats[key] for key in needed}
+
+
+def _reiterable(items: Iterable) -> Sequence:
+    return items if isinstance(items, Sequence) else list(items)
 
 
 def count_in_python(

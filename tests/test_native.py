@@ -1,0 +1,98 @@
+"""The C statistics pass against the pure-Python one: equal integers, every tokenizer.
+
+Both passes must give the same :class:`CorpusStats` (every field, the last segment too) for
+any input; the statistics are integers, so "equal" means equal. Run on every CI run: the
+README's install builds the extension wherever a C compiler is found; without one these
+tests are skipped and say so.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import corpus
+
+from harness.bleu import native
+from harness.bleu.convention import Preprocessing
+from harness.bleu.counting import count_in_c, count_in_python
+from harness.bleu.tokenizers import TOKENIZERS
+
+pytestmark = pytest.mark.skipif(native._native is None, reason=str(native.why_unavailable()))
+
+# Characters that decide tokenization: whitespace of every kind (str.split's Unicode rule),
+# 13a's punctuation and digit rules, entities and tags (13a's Python fallback), one-, two-
+# and four-byte code points (the C pass compares strings of different widths), case.
+PIECES = list("abAB .,-'\"&;:!?()[]{}$%09\n\t\x1c\x85\u2028\u3000\u00a0éΩ中😀İ") + [
+    "&quot;", "&amp;", "<skipped>", "-\n", "..", "5", "the", "The", "cat", "cat"]
+
+
+def random_text(rng: random.Random) -> str:
+    return "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 24)))
+
+
+def all_keys(rng: random.Random) -> dict[Preprocessing, int]:
+    return {Preprocessing(tokenizer, lowercase, drop): rng.choice([0, 1, 2, 3, 4, 6])
+            for tokenizer in TOKENIZERS for lowercase in (False, True)
+            for drop in (False, True)}
+
+
+def assert_same(hyps, refs, keys) -> None:
+    expected = count_in_python(hyps, refs, keys)
+    got = count_in_c(hyps, refs, keys)
+    for key in keys:
+        assert got[key] == expected[key], key
+        assert got[key].last == expected[key].last, key
+
+
+def test_every_tokenizer_on_generated_text():
+    rng = random.Random(7)
+    for _ in range(150):
+        n = rng.randrange(0, 12)
+        hyps = [random_text(rng) for _ in range(n)]
+        refs = [[random_text(rng) if rng.random() < 0.85 else "" for _ in range(rng.randrange(5))]
+                for _ in range(n)]
+        assert_same(hyps, refs, all_keys(rng))
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpus(max_segments=6), st.sampled_from([1, 2, 4, 5]))
+def test_the_corpus_strategies_edge_cases(data, order):
+    hyps, refs = data
+    assert_same(hyps, refs, {Preprocessing(t, lc, drop): order for t in ("none", "13a", "char")
+                             for lc in (False, True) for drop in (False, True)})
+
+
+def test_repeated_ngrams_and_long_lines_are_clipped_alike():
+    """Few distinct words: every n-gram repeats, so clipping decides every count."""
+    rng = random.Random(3)
+    keys = {Preprocessing("none"): 9, Preprocessing("none", False, True): 3}
+    for _ in range(60):
+        words = ["x", "y", "z"][: rng.randint(1, 3)]
+
+        def line(words=words):
+            return " ".join(rng.choice(words) for _ in range(rng.randint(0, 400)))
+
+        n = rng.randint(1, 4)
+        assert_same([line() for _ in range(n)],
+                    [[line() for _ in range(rng.randint(0, 3))] for _ in range(n)], keys)
+
+
+def test_iterators_are_consumed_once_and_lengths_must_agree():
+    key = Preprocessing("13a", True)
+    hyps, refs = ["The cat .", "a b"], [["the cat", "x"], ["a b c"]]
+    assert count_in_c(iter(hyps), iter(refs), {key: 4}) == count_in_python(hyps, refs, {key: 4})
+    with pytest.raises(ValueError, match="differ in length"):
+        count_in_c(["a", "b"], [["a"]], {Preprocessing(): 4})
+
+
+def test_a_tokenizer_error_propagates():
+    def broken(text):
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        native.count(["a"], [["a"]], "custom", False, [(4, False)], broken)
+    with pytest.raises(TypeError, match="strings"):
+        native.count(["a"], [["a"]], "custom", False, [(4, False)], lambda text: [1, 2])
