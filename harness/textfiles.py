@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from harness.errors import InputError
@@ -53,10 +54,8 @@ def _decode(data: bytes, path: str | Path) -> str:
 def _read_text(path: str | Path, limit: int | None = None) -> str:
     if limit is not None:
         return _decode(read_regular_file(path, limit), path)
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
+    try:  # bytes, then decode: no newline translation (a lone \r stays in its segment)
+        return _decode(Path(path).read_bytes(), path)
     except (OSError, ValueError) as error:
         raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
 
@@ -69,7 +68,7 @@ def read_segments(path: str | Path, limit: int | None = None) -> list[str]:
     lines = _read_text(path, limit).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return [line.removesuffix("\r") for line in lines]
 
 
 def read_sgml(path: str | Path, limit: int | None = None) -> dict[tuple[str, str], str]:
@@ -125,6 +124,57 @@ def _read_parallel_sgml(hyp_path: str, ref_paths: list[str], limit: int | None):
                 f"{example[0]!r}, segment {example[1]}): mteval needs the same documents and "
                 "segments in every file")
     return list(hyps.values()), [[column[key] for column in columns] for key in hyps]
+
+
+def stream_parallel(hyp_path: str, ref_paths: Sequence[str]) -> Iterator[tuple[str, list[str]]]:
+    """``(hypothesis, references)`` line by line from plain-text files, as
+    :func:`read_parallel` reads them (only ``\\n`` ends a line, a final ``\\r`` is dropped),
+    holding one line of each file at a time. Files of unequal length are an
+    :class:`InputError` once the shortest ends (naming both files and their line counts)."""
+    paths = [hyp_path, *ref_paths]
+    handles = []
+    try:
+        for path in paths:
+            try:
+                handles.append(open(path, "rb"))  # noqa: SIM115 -- closed in finally
+            except OSError as error:
+                raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+        number = 0
+        while True:
+            raw = [handle.readline() for handle in handles]
+            ended = [not line for line in raw]
+            if any(ended):
+                if not all(ended):
+                    _unequal(paths, handles, ended, number)
+                return
+            number += 1
+            lines = [_decoded_line(line, path, number) for line, path in zip(raw, paths)]
+            yield lines[0], lines[1:]
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+def _decoded_line(line: bytes, path: str, number: int) -> str:
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}:{number}: not UTF-8 ({error.reason} at byte "
+                         f"{error.start} of the line)") from None
+
+
+def _unequal(paths: list[str], handles: list, ended: list[bool], read: int) -> None:
+    counts = [read if done else read + 1 + sum(1 for _ in handle)
+              for handle, done in zip(handles, ended)]
+    hyp_path, hyps = paths[0], counts[0]
+    for path, lines in zip(paths[1:], counts[1:]):
+        if lines != hyps:
+            raise InputError(f"{path} has {lines} lines but {hyp_path} has {hyps}: "
+                             "every reference file needs one line per hypothesis")
 
 
 def read_parallel(hyp_path: str, ref_paths: list[str],

@@ -26,7 +26,8 @@ pytestmark = pytest.mark.skipif(native._native is None, reason=str(native.why_un
 # 13a's punctuation and digit rules, entities and tags (13a's Python fallback), one-, two-
 # and four-byte code points (the C pass compares strings of different widths), case.
 PIECES = list("abAB .,-'\"&;:!?()[]{}$%09\n\t\x1c\x85\u2028\u3000\u00a0éΩ中😀İ") + [
-    "&quot;", "&amp;", "<skipped>", "-\n", "..", "5", "the", "The", "cat", "cat"]
+    "&quot;", "&amp;", "&lt;", "&gt;", "&amp;quot;", "<skipped>", "-\n", "..", "5", "the", "The",
+    "cat", "cat"]
 
 
 def random_text(rng: random.Random) -> str:

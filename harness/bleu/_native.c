@@ -110,20 +110,45 @@ static int v13a_punctuation(Py_UCS4 c) {
 
 static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 
-/* Whether the fast 13a path applies to text[0:end]: no ``<``, ``&`` or line break (the
- * language-independent steps) and no digit next to a period, comma or dash
- * (tokenizers._V13A_DIGIT_RULES_APPLY). */
-static int v13a_simple(const void *data, int kind, Py_ssize_t end) {
+/* The language-independent steps of 13a that the C pass leaves to Python: ``<skipped>``
+ * tags and line breaks (``-\n`` joins), anywhere in text[0:end]. */
+static int v13a_needs_python(const void *data, int kind, Py_ssize_t end, int *has_entity) {
+    *has_entity = 0;
+    for (Py_ssize_t i = 0; i < end; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == '<' || c == '\n') return 1;
+        if (c == '&') *has_entity = 1;
+    }
+    return 0;
+}
+
+/* Whether a digit touches a period, comma or dash (tokenizers._V13A_DIGIT_RULES_APPLY): then
+ * the four regex passes decide, and the Python tokenizer runs them. */
+static int v13a_digit_rules_apply(const void *data, int kind, Py_ssize_t end) {
     Py_UCS4 previous = 0;
     for (Py_ssize_t i = 0; i < end; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == '<' || c == '&' || c == '\n') return 0;
         if (i && ((is_digit(previous) && (c == '-' || c == '.' || c == ',')) ||
                   ((previous == '.' || previous == ',') && is_digit(c))))
-            return 0;
+            return 1;
         previous = c;
     }
-    return 1;
+    return 0;
+}
+
+/* SacreBLEU's four entity replacements, in its order, each over the previous one's output. */
+static PyObject *v13a_unescape(PyObject *text) {
+    static const char *const entities[4][2] = {
+        {"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}};
+    Py_INCREF(text);
+    for (int e = 0; e < 4; e++) {
+        PyObject *replaced = PyObject_CallMethod(text, "replace", "ss", entities[e][0],
+                                                 entities[e][1]);
+        Py_DECREF(text);
+        if (!replaced) return NULL;
+        text = replaced;
+    }
+    return text;
 }
 
 static int push_sequence(PyObject *result, Spans *spans, PyObject **keep) {
@@ -175,9 +200,30 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
     if (mode == V13A) {
         Py_ssize_t end = length;
         while (end > 0 && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1))) end--;
-        if (!v13a_simple(data, kind, end)) {
+        int has_entity;
+        if (v13a_needs_python(data, kind, end, &has_entity)) {
             PyObject *result = PyObject_CallOneArg(prepare, text);
             return result ? push_sequence(result, spans, keep) : -1;
+        }
+        PyObject *unescaped = NULL;
+        if (has_entity) {
+            PyObject *stripped = PyUnicode_Substring(text, 0, end);
+            if (!stripped) return -1;
+            unescaped = v13a_unescape(stripped);
+            Py_DECREF(stripped);
+            if (!unescaped) return -1;
+            data = PyUnicode_DATA(unescaped);
+            kind = PyUnicode_KIND(unescaped);
+            end = PyUnicode_GET_LENGTH(unescaped);
+        }
+        if (v13a_digit_rules_apply(data, kind, end)) {
+            Py_XDECREF(unescaped);
+            PyObject *result = PyObject_CallOneArg(prepare, text);
+            return result ? push_sequence(result, spans, keep) : -1;
+        }
+        if (unescaped) { /* the tokens point into it from here on */
+            Py_XDECREF(*keep);
+            *keep = unescaped;
         }
         while (i < end) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);

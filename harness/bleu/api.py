@@ -53,27 +53,48 @@ def score_many(
     Bad input or options raise ``ValueError``; a convention that cannot score this input
     yields its :class:`ConventionError` in place of a result, so the others still score.
     """
-    _check_input(hypotheses, references, level)
+    check_input(hypotheses, references, level)
+    scoring = plan(requests, level)
+    return scoring.finish(count(hypotheses, references, scoring.needed))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Conventions with their resolved options, and the statistics they need: each
+    preprocessing to the highest order any of them reads. Counting is separate
+    (:func:`harness.bleu.counting.count`, or sharded: :mod:`harness.bleu.shard`), so the same
+    plan finishes statistics however they were gathered."""
+
+    level: str
+    conventions: tuple[tuple[Convention, Mapping[str, Any]], ...]
+    needed: Mapping[Preprocessing, int]
+
+    def finish(self, stats: Mapping[Preprocessing, CorpusStats]) -> list[BleuResult | ConventionError]:
+        """Each convention's outcome from ``stats`` (one entry per key of ``needed``)."""
+        outcomes: list[BleuResult | ConventionError] = []
+        for convention, resolved in self.conventions:
+            corpus = stats[convention.preprocessing(resolved)]
+            try:
+                outcomes.append(_finish(convention, corpus, self.level, resolved))
+            except ConventionError as error:
+                outcomes.append(error)
+        return outcomes
+
+
+def plan(requests: Sequence[Request], level: str = "corpus") -> Plan:
+    """Resolve every request's options (``ValueError`` for a bad one) and collect the
+    statistics they need."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be 'sentence' or 'corpus', got {level!r}")
     planned = []
+    needed: dict[Preprocessing, int] = {}
     for request in requests:
         convention = get_convention(request.convention)
         resolved = convention.resolve(level, dict(request.options))
         planned.append((convention, resolved))
-
-    needed: dict[Preprocessing, int] = {}
-    for convention, resolved in planned:
         key = convention.preprocessing(resolved)
         needed[key] = max(needed.get(key, 0), convention.required_order(resolved))
-    stats = count(hypotheses, references, needed)
-
-    outcomes: list[BleuResult | ConventionError] = []
-    for convention, resolved in planned:
-        corpus = stats[convention.preprocessing(resolved)]
-        try:
-            outcomes.append(_finish(convention, corpus, level, resolved))
-        except ConventionError as error:
-            outcomes.append(error)
-    return outcomes
+    return Plan(level, tuple(planned), needed)
 
 
 def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -> BleuResult:
@@ -99,11 +120,13 @@ def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -
 def corpus_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
                       key: Preprocessing, order: int) -> CorpusStats:
     """The statistics every convention finishes from, for one preprocessing (validated input)."""
-    _check_input(hypotheses, references, "corpus")
+    check_input(hypotheses, references, "corpus")
     return count(hypotheses, references, {key: order})[key]
 
 
-def _check_input(hypotheses, references, level: str) -> None:
+def check_input(hypotheses, references, level: str, first: int = 0) -> None:
+    """``ValueError`` naming the first thing wrong with the input's shape or types; segments
+    are numbered from ``first`` (a chunk's place in its corpus)."""
     if level not in LEVELS:
         raise ValueError(f"level must be 'sentence' or 'corpus', got {level!r}")
     if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
@@ -117,7 +140,7 @@ def _check_input(hypotheses, references, level: str) -> None:
             "references[i] must hold the references of hypotheses[i]")
     if level == "sentence" and len(hypotheses) != 1:
         raise ValueError(f"level='sentence' needs exactly one hypothesis, got {len(hypotheses)}")
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references), start=first):
         if not isinstance(hyp, str):
             raise ValueError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
         if isinstance(refs, str) or not isinstance(refs, Sequence):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,10 +13,12 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request, score_many
+from harness.bleu.api import plan
 from harness.bleu.conventions import scores_agree
+from harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks
 from harness.cli.options import add_format, print_json
 from harness.errors import InputError
-from harness.textfiles import read_parallel
+from harness.textfiles import is_sgml, read_parallel, stream_parallel
 
 NAME = "score"
 HELP = "score text files under every convention, side by side"
@@ -36,6 +39,10 @@ def add_arguments(parser) -> None:
                         help="a convention to score with (repeatable) or 'all' (default: all)")
     parser.add_argument("--sentence", action="store_true",
                         help="score every line on its own (sentence level) instead of the corpus")
+    parser.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="N",
+                        help="count the corpus in N worker processes, a chunk of "
+                        f"{CHUNK_SEGMENTS:,} lines each (the result is the same bit for bit; "
+                        "default 1)")
     add_format(parser, "json")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a convention option in its library's vocabulary; VALUE is YAML; "
@@ -51,10 +58,20 @@ def selected_conventions(names: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def main(args, console: Console) -> int:
     return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files),
                                selected_conventions(args.convention), tuple(args.option),
-                               args.sentence, args.format == "json"), console)
+                               args.sentence, args.format == "json", args.jobs), console)
 
 Outcome = BleuResult | ConventionError
 
@@ -67,6 +84,7 @@ class ScoreArgs:
     options: tuple[str, ...]
     sentence: bool
     as_json: bool
+    jobs: int = 1
 
 
 def parse_option_assignments(
@@ -109,14 +127,18 @@ def _as_option(value: Any) -> Any:
 
 
 def run_score(args: ScoreArgs, console: Console) -> int:
-    hyps, refs = read_parallel(args.hyp_file, list(args.ref_files))
     options = parse_option_assignments(args.options, args.conventions)
     requests = [Request(name, options[name]) for name in args.conventions]
     try:
         if args.sentence:
+            hyps, refs = read_parallel(args.hyp_file, list(args.ref_files))
             rows = [score_many([h], [r], requests, "sentence") for h, r in zip(hyps, refs)]
+            segments = len(hyps)
         else:
-            rows = [score_many(hyps, refs, requests, "corpus")]
+            scoring = plan(requests, "corpus")
+            stats = count_chunks(chunked(_segments(args)), scoring.needed, args.jobs)
+            rows = [scoring.finish(stats)]
+            segments = next(iter(stats.values())).segment_count if stats else 0
     except ValueError as error:
         raise InputError(str(error)) from None
     if args.as_json:
@@ -124,8 +146,17 @@ def run_score(args: ScoreArgs, console: Console) -> int:
     elif args.sentence:
         _print_sentences(args, rows, console)
     else:
-        _print_corpus(args, len(hyps), rows[0], console)
+        _print_corpus(args, segments, rows[0], console)
     return 0
+
+
+def _segments(args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:
+    """Plain-text files line by line (bounded memory); SGML files are read whole (their
+    segments are matched by id, in mteval's order)."""
+    if any(is_sgml(path) for path in (args.hyp_file, *args.ref_files)):
+        hyps, refs = read_parallel(args.hyp_file, list(args.ref_files))
+        return zip(hyps, refs)
+    return stream_parallel(args.hyp_file, args.ref_files)
 
 
 def outcome_dict(outcome: Outcome) -> dict[str, Any]:
