@@ -1,26 +1,31 @@
-"""The engine against SacreBLEU and NLTK on corpus BLEU, in one run, as ratios.
+"""The engine against SacreBLEU, NLTK and bleuscore on corpus BLEU, in one run, as ratios.
 
-    python benchmarks/bench_engine.py [--runs 5] [--quick]
+    python benchmarks/bench_engine.py [--runs 5] [--quick] [--scaling]
 
-For each corpus it times (median of ``--runs``): the engine's ``sacrebleu`` convention and
-``sacrebleu.corpus_bleu`` with ``tokenize="none"`` and ``"13a"``; the engine's ``nltk``
-convention and ``nltk.translate.bleu_score.corpus_bleu`` (given pre-split tokens, so NLTK's
-time has no tokenization in it while the engine's has); and all conventions at once
-(``score_many``) against one: there the "ratio" is one's time over all's (the goal is
-at least 1/1.5 = 0.67). Tokenizer caches are cleared before every run, as every run
-reads new text. Prints a Markdown table; each row's scores are checked to be equal.
+For each corpus it times (median of ``--runs``, tokenizer caches cleared before each run, as
+every run reads new text) the engine -- with its C kernel and with the pure-Python pass
+(``harness.bleu.native``) -- against: ``sacrebleu.corpus_bleu`` with ``tokenize="none"``
+and ``"13a"`` (the engine's ``sacrebleu`` convention); NLTK ``corpus_bleu`` given pre-split
+tokens (so NLTK's time has no tokenization in it while the engine's has); ``bleuscore``
+(Rust, HF-evaluate semantics: the engine's ``tf-nmt`` with ``tokenize=13a``) where it is
+installed. Then all conventions at once (``score_many``) against one: "their time" is the
+one convention's, and the ratio is one's time over all's (the goal: at least 1/1.5 = 0.67).
+``--scaling`` adds 30k x 4 and 300k x 4 generated segments for the engine alone (time per
+segment should stay flat). Every row checks that the scores are equal. Prints Markdown.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import platform
 import statistics
 import sys
 import time
 import warnings
 from pathlib import Path
 
+import nltk
 import sacrebleu
 from nltk.translate.bleu_score import corpus_bleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
@@ -29,14 +34,14 @@ from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from data import deen_3000, generated  # noqa: E402
+from data import deen_3000, generated
 
-from harness.bleu import (  # noqa: E402
-    Request,
-    score,
-    score_many,
-    tokenizers,  # noqa: E402
-)
+from harness.bleu import CONVENTIONS, Request, native, score, score_many, tokenizers
+
+try:
+    import bleuscore
+except ImportError:
+    bleuscore = None
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -57,51 +62,111 @@ def median_seconds(call, runs: int):
     return statistics.median(times), value
 
 
+def engine_both_ways(call, runs: int):
+    """(seconds with the C kernel or None when it is not built, seconds in pure Python, value)."""
+    built = native.AVAILABLE
+    with_c = median_seconds(call, runs) if built else (None, None)
+    native.AVAILABLE = False
+    try:
+        python, value = median_seconds(call, runs)
+    finally:
+        native.AVAILABLE = built
+    if with_c[1] is not None:
+        assert_same(with_c[1], value)
+    return with_c[0], python, value
+
+
+def assert_same(a, b) -> None:
+    scores = [getattr(x, "score", x) for x in (a if isinstance(a, list) else [a])]
+    others = [getattr(x, "score", x) for x in (b if isinstance(b, list) else [b])]
+    assert scores == others, (scores, others)
+
+
 def rows_for(name: str, hyps, refs, runs: int):
     streams = [list(column) for column in zip(*refs)]
     hyp_tokens = [h.split() for h in hyps]
     ref_tokens = [[r.split() for r in rs] for rs in refs]
     rows = []
     for tokenize in ("none", "13a"):
-        ours, a = median_seconds(lambda: score(hyps, refs, "sacrebleu", tokenize=tokenize), runs)
         theirs, b = median_seconds(
             lambda: sacrebleu.corpus_bleu(hyps, streams, tokenize=tokenize), runs)
+        c, py, a = engine_both_ways(
+            lambda: score(hyps, refs, "sacrebleu", tokenize=tokenize), runs)
         assert a.score == b.score, (name, tokenize, a.score, b.score)
-        rows.append((name, f"sacrebleu tokenize={tokenize}", theirs, ours))
+        rows.append((name, f"sacrebleu tokenize={tokenize}", theirs, c, py))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs, b = median_seconds(lambda: corpus_bleu(ref_tokens, hyp_tokens), runs)
-    ours, a = median_seconds(lambda: score(hyps, refs, "nltk"), runs)
+    c, py, a = engine_both_ways(lambda: score(hyps, refs, "nltk"), runs)
     assert a.score == b, (name, a.score, b)
-    rows.append((name, "nltk corpus_bleu", theirs, ours))
+    rows.append((name, "nltk corpus_bleu", theirs, c, py))
+    if bleuscore is not None:
+        theirs, b = median_seconds(
+            lambda: bleuscore.compute(predictions=hyps, references=refs, max_order=4,
+                                      smooth=False), runs)
+        c, py, a = engine_both_ways(lambda: score(hyps, refs, "tf-nmt", tokenize="13a"), runs)
+        assert a.score == b["bleu"], (name, a.score, b)
+        rows.append((name, "bleuscore (tf-nmt, 13a)", theirs, c, py))
     shared = [Request("nltk"), Request("sacrebleu", {"tokenize": "none"}), Request("matlab")]
-    one, _ = median_seconds(lambda: score(hyps, refs, "nltk"), runs)
-    at_once, _ = median_seconds(lambda: score_many(hyps, refs, shared), runs)
-    rows.append((name, "nltk alone vs nltk + sacrebleu(none) + matlab at once", one, at_once))
-    with_13a = shared + [Request("sacrebleu", {"tokenize": "13a"})]
-    at_once, _ = median_seconds(lambda: score_many(hyps, refs, with_13a), runs)
-    rows.append((name, "nltk alone vs the same + sacrebleu(13a), a second token pass", one,
-                 at_once))
+    for label, one, together in (
+            ("nltk alone vs nltk + sacrebleu(none) + matlab at once", Request("nltk"), shared),
+            ("sacrebleu (13a) alone vs the 7 conventions tokenized in C, defaults, at once",
+             Request("sacrebleu"), [Request(n) for n in CONVENTIONS if n != "t2t"]),
+            ("sacrebleu (13a) alone vs all 8 conventions (t2t's Unicode-class tokenizer in "
+             "Python)", Request("sacrebleu"), [Request(n) for n in CONVENTIONS])):
+        c1, py1, _ = engine_both_ways(lambda: score_many(hyps, refs, [one]), runs)
+        c2, py2, _ = engine_both_ways(lambda: score_many(hyps, refs, together), runs)
+        rows.append((name, label, (c1, py1), c2, py2))
     return rows
+
+
+def scaling(runs: int) -> None:
+    print("\n| corpus | engine, C (s) | µs per segment | engine, Python (s) | µs per segment |")
+    print("|---|---:|---:|---:|---:|")
+    for segments in (30_000, 300_000):
+        hyps, refs = generated(segments, 4)
+        c, py, _ = engine_both_ways(lambda: score(hyps, refs, "sacrebleu", tokenize="13a"),
+                                    runs)
+        cells = [f"{c:.3f} | {c / segments * 1e6:.1f}" if c is not None else "not built | ",
+                 f"{py:.3f} | {py / segments * 1e6:.1f}"]
+        print(f"| generated {segments // 1000}k × 4, sacrebleu 13a | {cells[0]} | {cells[1]} |",
+              flush=True)
+
+
+def ratio(theirs: float, ours: float | None) -> str:
+    return "–" if ours is None else f"{ours:.3f} | {theirs / ours:.2f}×"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="3000-segment corpora only")
+    parser.add_argument("--quick", action="store_true", help="3000-segment corpus only")
+    parser.add_argument("--scaling", action="store_true", help="add 30k×4 and 300k×4, engine only")
     args = parser.parse_args()
     corpora = [("nmt-deen-3000 (1 ref)", *deen_3000())]
     if not args.quick:
         corpora += [("generated 30k, 1 ref", *generated(30_000, 1)),
                     ("generated 30k, 4 refs", *generated(30_000, 4))]
-    print(f"Python {sys.version.split()[0]}, sacrebleu {sacrebleu.__version__}, "
+    peers = f"sacrebleu {sacrebleu.__version__}, nltk {nltk.__version__}"
+    if bleuscore is not None:
+        peers += ", bleuscore " + getattr(bleuscore, "__version__", "?")
+    kernel = native.why_unavailable() or "C kernel built"
+    print(f"Python {sys.version.split()[0]} on {platform.machine()}, {peers}; {kernel}; "
           f"median of {args.runs} runs\n")
-    print("| corpus | compared with | their time (s) | engine (s) | ratio |")
-    print("|---|---|---:|---:|---:|")
+    print("| corpus | compared with | their time (s) | engine, C (s) | ratio | "
+          "engine, Python (s) | ratio |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for name, hyps, refs in corpora:
-        for corpus, what, theirs, ours in rows_for(name, hyps, refs, args.runs):
-            print(f"| {corpus} | {what} | {theirs:.3f} | {ours:.3f} | {theirs / ours:.2f}× |",
-                  flush=True)
+        for corpus, what, theirs, c, py in rows_for(name, hyps, refs, args.runs):
+            if isinstance(theirs, tuple):  # one convention vs all at once: theirs per engine
+                one_c, one_py = theirs
+                print(f"| {corpus} | {what} | {one_c or one_py:.3f} | {ratio(one_c, c)} | "
+                      f"{ratio(one_py, py)} |", flush=True)
+            else:
+                print(f"| {corpus} | {what} | {theirs:.3f} | {ratio(theirs, c)} | "
+                      f"{ratio(theirs, py)} |", flush=True)
+    if args.scaling:
+        scaling(args.runs)
 
 
 if __name__ == "__main__":

@@ -99,7 +99,7 @@ static int push(Spans *spans, const void *data, int kind, Py_ssize_t start, Py_s
     return 0;
 }
 
-enum { SPLIT = 0, V13A = 1, CHARS = 2, PREPARED = 3 };
+enum { SPLIT = 0, V13A = 1, CHARS = 2, PREPARED = 3, PERL_SPLIT = 4, V13A_ASCII_LC = 5 };
 
 /* mteval-v13a's punctuation class plus period and comma (harness.bleu.tokenizers:
  * _V13A_PUNCTUATION + ".,"): where no digit touches a period, comma or dash, each of these
@@ -109,6 +109,9 @@ static int v13a_punctuation(Py_UCS4 c) {
 }
 
 static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
+
+/* tokenizers._PERL_WHITESPACE: space, \t, \n, \v, \f, \r. */
+static int perl_space(Py_UCS4 c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* The language-independent steps of 13a that the C pass leaves to Python: ``<skipped>``
  * tags and line breaks (``-\n`` joins), anywhere in text[0:end]. */
@@ -197,11 +200,12 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
     const void *data = PyUnicode_DATA(text);
     int kind = PyUnicode_KIND(text);
     Py_ssize_t length = PyUnicode_GET_LENGTH(text), i = 0;
-    if (mode == V13A) {
+    if (mode == V13A || mode == V13A_ASCII_LC) {
         Py_ssize_t end = length;
         while (end > 0 && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1))) end--;
         int has_entity;
-        if (v13a_needs_python(data, kind, end, &has_entity)) {
+        if (v13a_needs_python(data, kind, end, &has_entity) ||
+            (has_entity && mode == V13A_ASCII_LC)) {
             PyObject *result = PyObject_CallOneArg(prepare, text);
             return result ? push_sequence(result, spans, keep) : -1;
         }
@@ -225,6 +229,26 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
             Py_XDECREF(*keep);
             *keep = unescaped;
         }
+        if (mode == V13A_ASCII_LC) { /* mteval's tr/[A-Z]/[a-z]/ on a copy */
+            Py_ssize_t upper = 0;
+            while (upper < end) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, upper);
+                if (c >= 'A' && c <= 'Z') break;
+                upper++;
+            }
+            if (upper < end) {
+                PyObject *folded = PyUnicode_New(end, PyUnicode_MAX_CHAR_VALUE(text));
+                if (!folded) return -1;
+                void *target = PyUnicode_DATA(folded);
+                for (Py_ssize_t k = 0; k < end; k++) {
+                    Py_UCS4 c = PyUnicode_READ(kind, data, k);
+                    PyUnicode_WRITE(kind, target, k, c >= 'A' && c <= 'Z' ? c + 32 : c);
+                }
+                Py_XDECREF(*keep);
+                *keep = folded;
+                data = target;
+            }
+        }
         while (i < end) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
             if (Py_UNICODE_ISSPACE(c)) { i++; continue; }
@@ -247,6 +271,16 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         for (; i < length; i++)
             if (!Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
                 if (push(spans, data, kind, i, 1) < 0) return -1;
+        return 0;
+    }
+    if (mode == PERL_SPLIT) { /* multi-bleu.perl: Perl reads bytes, only ASCII whitespace */
+        while (i < length) {
+            while (i < length && perl_space(PyUnicode_READ(kind, data, i))) i++;
+            if (i >= length) break;
+            Py_ssize_t start = i;
+            while (i < length && !perl_space(PyUnicode_READ(kind, data, i))) i++;
+            if (push(spans, data, kind, start, i - start) < 0) return -1;
+        }
         return 0;
     }
     while (i < length) {
@@ -498,11 +532,12 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOiOpiO!", &hypotheses, &references, &mode, &prepare,
                           &lowercase, &order, &PyTuple_Type, &drops))
         return NULL;
-    if (mode < SPLIT || mode > PREPARED) {
+    if (mode < SPLIT || mode > V13A_ASCII_LC) {
         PyErr_SetString(PyExc_ValueError, "unknown tokenization mode");
         return NULL;
     }
-    if ((mode == V13A || mode == PREPARED) && !PyCallable_Check(prepare)) {
+    if ((mode == V13A || mode == PREPARED || mode == V13A_ASCII_LC) &&
+        !PyCallable_Check(prepare)) {
         PyErr_SetString(PyExc_TypeError, "this mode needs a callable tokenizer");
         return NULL;
     }

@@ -39,10 +39,12 @@ def why_unavailable() -> str | None:
 
 
 #: Tokenizers the C pass does itself (after ``str.lower`` when asked): ``str.split()``,
-#: SacreBLEU's ``13a`` (lines where a digit touches ``. , -`` or with ``< & \n`` go to the
-#: Python tokenizer, about 3% of news text) and ``char``.
-_MODES = {"none": 0, "13a": 1, "char": 2}
+#: SacreBLEU's ``13a`` and mteval's ASCII-folded ``mteval-13a-lc`` (lines where a digit
+#: touches ``. , -`` or with ``<`` or a line break go to the Python tokenizer, about 3% of
+#: news text), ``char`` and multi-bleu.perl's ASCII-whitespace split.
+_MODES = {"none": 0, "13a": 1, "char": 2, "multibleu": 4, "mteval-13a-lc": 5}
 _PREPARED = 3
+_WITH_PYTHON_FALLBACK = (1, 5)
 
 
 def count(
@@ -61,8 +63,8 @@ def count(
     top = max(order for order, _ in orders_and_drops)
     drops = tuple(drop for _, drop in orders_and_drops)
     mode = _MODES.get(tokenizer, _PREPARED)
-    if mode == _MODES["13a"]:
-        prepare = get_tokenizer("13a")  # the C pass lower-cases before calling it
+    if mode in _WITH_PYTHON_FALLBACK:
+        prepare = get_tokenizer(tokenizer)  # the C pass lower-cases before calling it
     sums = _native.count(hypotheses, references, mode, prepare, lowercase, top, drops)
     return [_corpus_stats(s, order) for s, (order, _) in zip(sums, orders_and_drops)]
 
