@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -21,10 +22,10 @@ def generated(segments: int, references: int, seed: int = 13) -> tuple[list[str]
     about half of their hypothesis's tokens, so every order has matches."""
     rng = random.Random(seed)
     vocab = [f"w{i}" for i in range(5000)]
-    weights = [1 / (i + 1) for i in range(len(vocab))]
+    cumulative = list(itertools.accumulate(1 / (i + 1) for i in range(len(vocab))))
 
-    def sentence(length: int) -> list[str]:
-        return rng.choices(vocab, weights, k=length)
+    def sentence(length: int) -> list[str]:  # cum_weights: the same draws as weights, once
+        return rng.choices(vocab, cum_weights=cumulative, k=length)
 
     hyps, refs = [], []
     for _ in range(segments):

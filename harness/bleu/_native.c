@@ -175,6 +175,22 @@ static int push_sequence(PyObject *result, Spans *spans, PyObject **keep) {
     return 0;
 }
 
+static int unicode_space(Py_UCS4 c) { return Py_UNICODE_ISSPACE(c); }
+
+/* Runs of characters that are not ``is_space`` into ``spans``. */
+static int split_on(int (*is_space)(Py_UCS4), const void *data, int kind, Py_ssize_t length,
+                    Spans *spans) {
+    Py_ssize_t i = 0;
+    while (i < length) {
+        while (i < length && is_space(PyUnicode_READ(kind, data, i))) i++;
+        if (i >= length) break;
+        Py_ssize_t start = i;
+        while (i < length && !is_space(PyUnicode_READ(kind, data, i))) i++;
+        if (push(spans, data, kind, start, i - start) < 0) return -1;
+    }
+    return 0;
+}
+
 /* The tokens of one text into ``spans``; ``*keep`` receives what must stay alive.
  * SPLIT: str.split(); V13A: SacreBLEU's 13a where the text is simple, ``prepare`` (the
  * Python tokenizer) otherwise; CHARS: every non-whitespace character (SacreBLEU ``char``);
@@ -273,24 +289,10 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
                 if (push(spans, data, kind, i, 1) < 0) return -1;
         return 0;
     }
-    if (mode == PERL_SPLIT) { /* multi-bleu.perl: Perl reads bytes, only ASCII whitespace */
-        while (i < length) {
-            while (i < length && perl_space(PyUnicode_READ(kind, data, i))) i++;
-            if (i >= length) break;
-            Py_ssize_t start = i;
-            while (i < length && !perl_space(PyUnicode_READ(kind, data, i))) i++;
-            if (push(spans, data, kind, start, i - start) < 0) return -1;
-        }
-        return 0;
-    }
-    while (i < length) {
-        while (i < length && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
-        if (i >= length) break;
-        Py_ssize_t start = i;
-        while (i < length && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
-        if (push(spans, data, kind, start, i - start) < 0) return -1;
-    }
-    return 0;
+    /* SPLIT: str.split(); PERL_SPLIT: multi-bleu.perl, which reads bytes, so only ASCII
+     * whitespace separates */
+    return split_on(mode == PERL_SPLIT ? perl_space : unicode_space, data, kind, length,
+                    spans);
 }
 
 typedef struct {
