@@ -77,9 +77,11 @@ def engine_both_ways(call, runs: int):
 
 
 def assert_same(a, b) -> None:
-    scores = [getattr(x, "score", x) for x in (a if isinstance(a, list) else [a])]
-    others = [getattr(x, "score", x) for x in (b if isinstance(b, list) else [b])]
-    assert scores == others, (scores, others)
+    """Equal scores, and the same error where a convention cannot score the input."""
+    def values(x):
+        return [getattr(o, "score", str(o)) for o in (x if isinstance(x, list) else [x])]
+
+    assert values(a) == values(b), (values(a), values(b))
 
 
 def rows_for(name: str, hyps, refs, runs: int):
