@@ -19,7 +19,7 @@ Reference-length rules (which reference length ``r`` a segment contributes):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from harness.bleu.stats import SegmentStats
@@ -91,13 +91,6 @@ class CorpusStats:
         for name in ("matches", "totals", "floored_totals"):
             if not getattr(self, name):
                 object.__setattr__(self, name, (0,) * self.max_order)
-
-    @classmethod
-    def of(cls, segments: Iterable[SegmentStats], max_order: int) -> CorpusStats:
-        builder = StatsBuilder(max_order)
-        for segment in segments:
-            builder.add(segment)
-        return builder.build()
 
     @property
     def has_segment_without_references(self) -> bool:
@@ -193,8 +186,7 @@ class StatsBuilder:
             sums[2] += min(ref_lens)
             sums[3] += ref_lens[0]
             longest = max(ref_lens)
-            if longest > self.longest:
-                self.longest = longest
+            self.longest = max(self.longest, longest)
         else:
             self.without += 1
             if hyp_len:

@@ -116,8 +116,4 @@ def count_on_dask(client: Any, chunks: Iterable[Chunk],
                for chunk, first in _numbered(chunks)]
     if not counted:
         counted = [client.submit(count_chunk, ([], []), needed, pure=False)]
-    return client.submit(_merge_list, counted, needed).result()
-
-
-def _merge_list(parts: list[Stats], needed: Mapping[Preprocessing, int]) -> Stats:
-    return merge(parts, needed)
+    return client.submit(merge, counted, needed).result()
