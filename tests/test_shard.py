@@ -23,7 +23,7 @@ from harness.errors import InputError
 from harness.textfiles import read_parallel, stream_parallel
 
 KEYS = {Preprocessing("none"): 4, Preprocessing("13a", True): 4,
-        Preprocessing("none", False, True): 2, Preprocessing("space"): 3}
+        Preprocessing("none", False, True): 2, Preprocessing("split-space"): 3}
 
 
 def assert_equal_stats(got, expected):

@@ -8,12 +8,14 @@ from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from harness.bleu.tokenizers import get_tokenizer, tokenize_13a, tokenize_intl
 
-ORACLES = {"13a": Tokenizer13a(), "intl": TokenizerV14International(), "char": TokenizerChar()}
+ORACLES = {"13a": Tokenizer13a(), "intl": TokenizerV14International(), "char": TokenizerChar(),
+           "zh": TokenizerZh()}
 
-PIECES = list("aZé日 .,-'\"&;:!?()[]{}$%0123456789\n\t€«»") + [
+PIECES = list("aZé日中。，「 .,-'\"&;:!?()[]{}$%0123456789\n\t€«»\u2014\u2026\u2192") + [
     "&quot;", "&amp;", "&lt;", "&gt;", "<skipped>", "-\n"]
 TEXT = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 
@@ -56,8 +58,45 @@ def test_intl_documented_behaviour():
 
 
 def test_unknown_tokenizer_is_a_value_error():
-    with pytest.raises(ValueError, match="unknown tokenizer 'zh'"):
-        get_tokenizer("zh")
+    with pytest.raises(ValueError, match="unknown tokenizer 'zz'"):
+        get_tokenizer("zz")
+
+
+def test_zh_chinese_ranges_are_sacrebleus_for_every_code_point():
+    """SacreBLEU compares strings, and two of its bounds are two characters long
+    ('\\u20000' is U+2000 then '0'): the engine's ranges must accept exactly what
+    ``TokenizerZh._is_chinese_char`` accepts."""
+    from harness.bleu.tokenizers.chinese import CHINESE_RANGES
+
+    def ours(code: int) -> bool:
+        return any(a <= code <= b for a, b in CHINESE_RANGES)
+
+    wrong = [hex(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF
+             and ours(c) != TokenizerZh._is_chinese_char(chr(c))]
+    assert wrong == []
+    assert ours(0x2192) and not ours(0x20000)  # an arrow is "Chinese", Extension B is not
+
+
+def test_hugging_face_13a_keeps_the_trailing_line_break():
+    """evaluate's Tokenizer13a (vendored, tests/oracles/hf_evaluate) is called on the string
+    as it is: 'a-\\n' joins to 'a', where SacreBLEU strips first and keeps 'a-'."""
+    import importlib.util
+    import random
+    from pathlib import Path
+
+    path = Path(__file__).parent / "oracles" / "hf_evaluate" / "tokenizer_13a.py"
+    spec = importlib.util.spec_from_file_location("hf_tokenizer_13a", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    oracle = module.Tokenizer13a()
+    ours = get_tokenizer("13a-unstripped")
+    assert ours("a-\n") == oracle("a-\n") == ["a"]
+    assert get_tokenizer("13a")("a-\n") == ["a-"]
+    rng = random.Random(14)
+    pieces = list("a .,-&;09\n\t ") + ["-\n", "&amp;", "<skipped>", "\n\n"]
+    for _ in range(5_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        assert ours(text) == oracle(text), repr(text)
 
 
 def test_t2t_character_classes_match_bleu_hook_enumeration():

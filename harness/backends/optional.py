@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from harness.backends.base import LIBRARY, Backend, library_worker_command
-from harness.bleu.tokenizers import tokenize_13a
+from harness.bleu.tokenizers import get_tokenizer
 from harness.records import Outcome, Request, Unsupported, Value
 
 #: float32 arithmetic (torchmetrics tensors, fast-bleu's C++ ``float`` weights): the engine
@@ -91,8 +91,9 @@ def bleuscore_decline(request: Request) -> str:
         return "bleuscore always tokenizes with 13a"
     if any(not refs for refs in request.references):
         return "bleuscore panics on a segment without references (TF-NMT: ValueError)"
-    hyp_len = sum(len(tokenize_13a(h)) for h in request.hypotheses)
-    ref_len = sum(min(len(tokenize_13a(r)) for r in refs) for refs in request.references)
+    tokenize = get_tokenizer("13a-unstripped")  # Hugging Face's copy: no rstrip
+    hyp_len = sum(len(tokenize(h)) for h in request.hypotheses)
+    ref_len = sum(min(len(tokenize(r)) for r in refs) for refs in request.references)
     if hyp_len == 0 or ref_len == 0:
         return ("bleuscore returns a score where TF-NMT divides by a zero length "
                 "(CONVENTIONS.md B9-B11)")

@@ -113,13 +113,15 @@ static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 /* tokenizers._PERL_WHITESPACE: space, \t, \n, \v, \f, \r. */
 static int perl_space(Py_UCS4 c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-/* The language-independent steps of 13a that the C pass leaves to Python: ``<skipped>``
- * tags and line breaks (``-\n`` joins), anywhere in text[0:end]. */
-static int v13a_needs_python(const void *data, int kind, Py_ssize_t end, int *has_entity) {
+/* What the C pass leaves to the Python tokenizer: ``<skipped>`` tags and line breaks
+ * anywhere in the text (``-\n`` joins; a trailing one decides between SacreBLEU's rstrip and
+ * Hugging Face's none, and mteval's reader makes it a space), and U+001C-U+001F, which
+ * str.split() separates at and Perl's \s does not (mteval). */
+static int v13a_needs_python(const void *data, int kind, Py_ssize_t length, int *has_entity) {
     *has_entity = 0;
-    for (Py_ssize_t i = 0; i < end; i++) {
+    for (Py_ssize_t i = 0; i < length; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == '<' || c == '\n') return 1;
+        if (c == '<' || c == '\n' || (c >= 0x1c && c <= 0x1f)) return 1;
         if (c == '&') *has_entity = 1;
     }
     return 0;
@@ -220,7 +222,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         Py_ssize_t end = length;
         while (end > 0 && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1))) end--;
         int has_entity;
-        if (v13a_needs_python(data, kind, end, &has_entity) ||
+        if (v13a_needs_python(data, kind, length, &has_entity) ||
             (has_entity && mode == V13A_ASCII_LC)) {
             PyObject *result = PyObject_CallOneArg(prepare, text);
             return result ? push_sequence(result, spans, keep) : -1;

@@ -39,12 +39,18 @@ def why_unavailable() -> str | None:
 
 
 #: Tokenizers the C pass does itself (after ``str.lower`` when asked): ``str.split()``,
-#: SacreBLEU's ``13a`` and mteval's ASCII-folded ``mteval-13a-lc`` (lines where a digit
-#: touches ``. , -`` or with ``<`` or a line break go to the Python tokenizer, about 3% of
-#: news text), ``char`` and multi-bleu.perl's ASCII-whitespace split.
-_MODES = {"none": 0, "13a": 1, "char": 2, "multibleu": 4, "mteval-13a-lc": 5}
+#: SacreBLEU's ``13a`` (Hugging Face's unstripped copy and mteval's case-preserving one give
+#: the same tokens wherever the C pass does them) and mteval's ASCII-folded ``mteval-13a-lc``
+#: (lines where a digit touches ``. , -`` or with ``<``, a line break or U+001C-U+001F go
+#: to the Python tokenizer, about 3% of news text), ``char`` and multi-bleu.perl's split.
+_MODES = {"none": 0, "13a": 1, "13a-unstripped": 1, "mteval-13a": 1, "char": 2, "multibleu": 4,
+          "mteval-13a-lc": 5}
 _PREPARED = 3
 _WITH_PYTHON_FALLBACK = (1, 5)
+
+
+def _mode(tokenizer) -> int:
+    return _MODES.get(tokenizer, _PREPARED) if isinstance(tokenizer, str) else _PREPARED
 
 
 def count(
@@ -62,7 +68,7 @@ def count(
     """
     top = max(order for order, _ in orders_and_drops)
     drops = tuple(drop for _, drop in orders_and_drops)
-    mode = _MODES.get(tokenizer, _PREPARED)
+    mode = _mode(tokenizer)
     if mode in _WITH_PYTHON_FALLBACK:
         prepare = get_tokenizer(tokenizer)  # the C pass lower-cases before calling it
     sums = _native.count(hypotheses, references, mode, prepare, lowercase, top, drops)

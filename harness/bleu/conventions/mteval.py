@@ -3,10 +3,13 @@
 
 Read from the script (Moses ``scripts/generic/mteval-v13a.pl``), step by step:
 
+* the SGML reader turns each run of Perl whitespace into one space before the tokenization
+  (so a line break in a segment is a space, never a ``-\\n`` join), and words are split on
+  Perl's ``\\s`` (U+001C-U+001F stay inside words): :mod:`harness.bleu.tokenizers.perl`;
 * ``tokenization``: entity unescaping, the 13a punctuation rules (what SacreBLEU's ``13a``
   copies) and ``tr/[A-Z]/[a-z]/`` (ASCII only) unless ``-c`` (``preserve_case``);
-  ``--international-tokenization``: ``tokenization_international`` (mteval-v14 rules, Perl
-  ``lc`` on Unicode unless ``-c``);
+  ``--international-tokenization``: ``tokenization_international`` (mteval-v14 rules with
+  Perl 5.36's Unicode 14.0 classes, Perl ``lc`` -- no final sigma -- unless ``-c``);
 * ``--brevity-penalty closest`` (default; ``brevity_penalty_closest`` keeps the shorter on a
   tie) or ``shortest``;
 * ``bleu_score`` (default, smoothed): ``exp_len_score = exp(min(0, 1 - r/c))`` if c > 0 else 0;
@@ -19,6 +22,10 @@ Read from the script (Moses ``scripts/generic/mteval-v13a.pl``), step by step:
   (and keeps individual 0); otherwise cumulative ``exp(score/j + min(0, 1 - r/c))`` and
   individual ``exp(log(m_j/l_j))``;
 * the report prints 4 decimals; the score here is the unrounded cumulative 4-gram BLEU.
+* a segment (``level="sentence"``) is scored as the script scores each segment (its
+  ``BLEU-seg.scr`` with ``--metricsMATR``): ``bleu_score`` without the report line, so an
+  empty hypothesis scores 0 and an empty reference does not divide -- the script dies only
+  on the system line.
 
 With NIST scores also computed (the script's default), ``nist_score`` divides by the
 reference unigram count, so a document whose references are all empty dies there first; the
@@ -75,7 +82,7 @@ def required_order(options: Mapping[str, Any]) -> int:
 def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     if options["international_tokenization"]:
         return Preprocessing("mteval-intl" if options["preserve_case"] else "mteval-intl-lc")
-    return Preprocessing("13a" if options["preserve_case"] else "mteval-13a-lc")
+    return Preprocessing("mteval-13a" if options["preserve_case"] else "mteval-13a-lc")
 
 
 def knobs(options: Mapping[str, Any]) -> Knobs:
@@ -98,7 +105,7 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
 def bleu_smoothed(ref_len: int, matches, totals) -> tuple[list[float], list[float], float]:
     """``bleu_score``: (cumulative 1..9, individual 1..9, exp_len_score)."""
     hyp_len = totals[0]
-    exp_len_score = math.exp(min(0, 1 - ref_len / hyp_len)) if hyp_len > 0 else 0
+    exp_len_score = math.exp(min(0, 1 - ref_len / hyp_len)) if hyp_len > 0 else 0.0
     cumulative, individual = [], []
     score = 0
     smooth = 1
@@ -122,8 +129,8 @@ def bleu_unsmoothed(ref_len: int, matches, totals) -> tuple[list[float], list[fl
     score = 0
     for j, (m, t) in enumerate(zip(matches, totals), start=1):
         if m == 0:
-            cumulative.append(0)
-            individual.append(0)
+            cumulative.append(0.0)
+            individual.append(0.0)
             continue
         len_score = min(0, 1 - ref_len / totals[0])
         score += math.log(m / t)
@@ -144,6 +151,8 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     if options["no_smoothing"]:
         cumulative, individual = bleu_unsmoothed(ref_len, matches, totals)
         bp = math.exp(min(0, 1 - ref_len / hyp_len)) if hyp_len else 0.0
+    elif level == "sentence":  # a segment score: no report line
+        cumulative, individual, bp = bleu_smoothed(ref_len, matches, totals)
     else:
         if ref_len == 0:
             raise ConventionError(NAME, "the reference length is 0 and the report line divides "

@@ -8,6 +8,8 @@ Read from the script, step by step:
 * reference length: the closest, the *shorter* on a tie ("take the *shorter* into account,
   not the 'first' one"); a segment with no reference line adds the initial ``9999``;
 * precision ``CORRECT/TOTAL`` per order, 0 where the order has no n-gram;
+* no reference file with a line (every one empty, or no segments): ``die("ERROR: could not
+  find reference file ...")`` before it reads a hypothesis;
 * ``ref_len == 0``: prints ``BLEU = 0, 0/0/0/0 (BP=0, ratio=0, hyp_len=0, ref_len=0)`` and
   exits with status 1; an empty system output with references dies in
   ``exp(1-$length_reference/$length_translation)`` ("Illegal division by zero");
@@ -74,6 +76,10 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    if not corpus.most_references:
+        raise ConventionError(
+            NAME, "no reference file has a line, so it finds no references and dies "
+            "('ERROR: could not find reference file')", "ERROR: could not find reference file")
     hyp_len = corpus.hyp_len
     ref_len = corpus.ref_len("closest_shorter", without_references=NO_REFERENCE_LENGTH)
     counts = corpus.matches[:ORDER]

@@ -156,6 +156,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     matches = corpus.matches[:order]
     denominators = corpus.floored_totals[:order]
     bp = brevity_penalty(ref_len, hyp_len)
+    _check_some_segment(corpus, order)
     precisions = tuple(m / d for m, d in zip(matches, denominators))
 
     def finished(scores: tuple[float, ...]) -> Finished:
@@ -179,6 +180,14 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     return finished(tuple(scores))
 
 
+def _check_some_segment(corpus: CorpusStats, order: int) -> None:
+    """No segment at all: every n-gram count is 0 and ``Fraction(0, 0)`` raises when
+    ``corpus_bleu`` collects the precisions (all releases), unless there is no order."""
+    if not corpus.segment_count and order:
+        raise ConventionError(NAME, "an empty corpus makes every precision Fraction(0, 0)",
+                              "ZeroDivisionError")
+
+
 def finish_before_3_6_6(corpus: CorpusStats, options: Mapping[str, Any],
                         rules: Mapping[str, Any]) -> Finished:
     """``corpus_bleu`` of NLTK 3.2.2-3.6.5: one weight vector whose items are the orders
@@ -198,6 +207,7 @@ def finish_before_3_6_6(corpus: CorpusStats, options: Mapping[str, Any],
                                   "0 (before 3.6.6)", "ZeroDivisionError")
         weights = (1 / hyp_len,) * hyp_len
     orders = len(weights)
+    _check_some_segment(corpus, orders)
     matches = corpus.matches[:orders]
     denominators = corpus.floored_totals[:orders]
     precisions = tuple(m / d for m, d in zip(matches, denominators))

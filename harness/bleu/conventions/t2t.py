@@ -45,7 +45,7 @@ DEFAULTS: dict[str, Any] = {
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     options = merge_options(NAME, given, DEFAULTS)
-    require_order(NAME, "max_order", options["max_order"])
+    require_order(NAME, "max_order", options["max_order"], minimum=0)
     require_bool(NAME, "use_bp", options["use_bp"])
     require_bool(NAME, "case_sensitive", options["case_sensitive"])
     require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
@@ -80,6 +80,9 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
         raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
                               UNSUPPORTED_INPUT)
+    if max_order == 0:
+        raise ConventionError(NAME, "max_order=0 leaves no precisions, and max() of none "
+                              "raises", "ValueError")
     translation_length = corpus.hyp_len
     reference_length = corpus.ref_len("first")
     matches = corpus.matches[:max_order]

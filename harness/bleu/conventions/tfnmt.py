@@ -14,9 +14,12 @@ Read from the function, step by step:
   ``exp(1 - 1. / ratio)`` (c = 0 raises ``ZeroDivisionError``);
 * the score on the 0-1 scale (TF-NMT's ``evaluation_utils`` prints it times 100).
 
-Tokens: ``tokenize="13a"`` is Hugging Face ``evaluate``'s default (``Tokenizer13a``);
-``"space"`` is TF-NMT's own ``evaluation_utils`` (``line.split(" ")``); ``"none"`` is
-``str.split()`` on pre-tokenized text.
+Tokens: ``tokenize="13a"`` is Hugging Face ``evaluate``'s default, its copy of SacreBLEU's
+``Tokenizer13a`` called on each string as it is (no ``rstrip``, so ``'a-\\n'`` joins to
+``a``); ``"split-space"`` is ``line.split(" ")`` handed to ``compute_bleu``;
+``"strip-split-space"`` is TF-NMT's own scoring script (``evaluation_utils._bleu`` strips
+each line, then ``split(" ")``); ``"space"`` is the old name of ``split-space``; ``"none"``
+is ``str.split()`` on pre-tokenized text; ``intl``, ``char`` and ``zh`` are SacreBLEU's.
 """
 
 from __future__ import annotations
@@ -40,13 +43,15 @@ from harness.bleu.result import ConventionError
 from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 
 NAME = "tf-nmt"
-TOKENIZE_CHOICES = SACREBLEU_TOKENIZERS + ("space",)
+TOKENIZE_CHOICES = SACREBLEU_TOKENIZERS + ("split-space", "strip-split-space", "space")
+#: Where a ``tokenize`` choice means another tokenizer than SacreBLEU's of that name.
+TOKENIZERS = {"13a": "13a-unstripped", "space": "split-space"}
 DEFAULTS: dict[str, Any] = {"max_order": 4, "smooth": False, "tokenize": "13a"}
 
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     options = merge_options(NAME, given, DEFAULTS)
-    require_order(NAME, "max_order", options["max_order"])
+    require_order(NAME, "max_order", options["max_order"], minimum=0)
     require_bool(NAME, "smooth", options["smooth"])
     require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
     return options
@@ -57,7 +62,7 @@ def required_order(options: Mapping[str, Any]) -> int:
 
 
 def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
-    return Preprocessing(options["tokenize"])
+    return Preprocessing(TOKENIZERS.get(options["tokenize"], options["tokenize"]))
 
 
 def knobs(options: Mapping[str, Any]) -> Knobs:
@@ -69,7 +74,7 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
         weights=f"uniform:{options['max_order']}",
         eff="no",
         denom="raw",
-        tok=options["tokenize"],
+        tok=TOKENIZERS.get(options["tokenize"], options["tokenize"]),
         case="mixed",
         scale="1",
     )
@@ -80,6 +85,9 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     if corpus.has_segment_without_references:
         raise ConventionError(NAME, "min() of a segment's reference lengths needs a reference",
                               "ValueError")
+    if max_order == 0:
+        raise ConventionError(NAME, "max_order=0 leaves no precisions, and min() of none "
+                              "raises", "ValueError")
     translation_length = corpus.hyp_len
     reference_length = corpus.ref_len("shortest")
     matches = corpus.matches[:max_order]
@@ -109,7 +117,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"smooth": s, "tokenize": t, "max_order": n} for s in (False, True)
-                   for t in ("13a", "none", "space", "intl", "char") for n in (4, 1, 2, 3))
+                   for t in ("13a", "none", "split-space", "strip-split-space", "intl", "char") for n in (4, 1, 2, 3))
 
 CONVENTION = Convention(
     name=NAME,

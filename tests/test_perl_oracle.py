@@ -1,0 +1,126 @@
+"""The engine against the real Perl scripts: Moses multi-bleu.perl and NIST mteval-v13a.pl,
+unmodified (tests/oracles/moses, or BLEU_HARNESS_MOSES_SCRIPTS), on generated inputs made of
+what the two scripts treat differently from Python: Perl whitespace, U+001C-U+001F, line
+breaks inside a segment, final sigma, entities, digits next to ``. , -``, empty lines.
+
+Skipped, with the reason, where Perl or XML::Twig is missing (Debian: libxml-twig-perl).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from perl_inputs import mteval_corpus, multi_bleu_corpus
+
+from harness.adapters.perl_scripts import (
+    ScriptDied,
+    perl_version,
+    run_mteval,
+    run_multi_bleu,
+    why_unavailable,
+)
+from harness.bleu import score
+from harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
+from harness.bleu.result import ConventionError
+
+
+def needs(script: str):
+    reason = why_unavailable(script)
+    return pytest.mark.skipif(reason is not None, reason=reason or "")
+
+
+def perl_number(value: float) -> str:
+    """How Perl prints a number: ``%.15g``."""
+    return "%.15g" % value
+
+
+@needs("multi-bleu.perl")
+@pytest.mark.parametrize("lc", [False, True])
+def test_multi_bleu_engine_prints_the_scripts_line(lc):
+    rng = random.Random(f"multi-bleu {lc}")
+    for _ in range(120):
+        hyps, refs = multi_bleu_corpus(rng)
+        try:
+            expected = run_multi_bleu(hyps, refs, lc=lc)
+        except ScriptDied as died:
+            with pytest.raises(ConventionError):
+                score(hyps, refs, "multi-bleu", lc=lc)
+            assert died.status != 0
+            continue
+        if expected.startswith("BLEU = 0, 0/0/0/0"):  # ref_len 0: it prints this, exits 1
+            continue
+        result = score(hyps, refs, "multi-bleu", lc=lc)
+        assert result.report == expected, (hyps, refs)
+
+
+@needs("multi-bleu.perl")
+def test_multi_bleu_dies_when_every_reference_file_is_empty():
+    with pytest.raises(ScriptDied, match="could not find reference file") as died:
+        run_multi_bleu(["a b c"], [[]])
+    assert died.value.status == 2
+    with pytest.raises(ConventionError, match="could not find reference file"):
+        score(["a b c"], [[]], "multi-bleu")
+
+
+@needs("mteval-v13a.pl")
+@pytest.mark.parametrize("options", MTEVAL_VARIANTS, ids=lambda o: ",".join(
+    k for k, v in sorted(o.items()) if v is True) + f",{o['brevity_penalty']}")
+def test_mteval_segment_document_and_system_scores(options):
+    """One run of the script per option setting: forty generated corpora as documents. Each
+    segment score is the engine's sentence level, each document score its corpus level (the
+    script prints the system line only, so only the system line can die), the system score
+    the corpus level of everything."""
+    rng = random.Random(f"mteval {sorted(options.items())}")
+    corpora = [mteval_corpus(rng) for _ in range(40)]
+    try:
+        printed = run_mteval(corpora, options)
+    except ScriptDied:
+        everything = ([h for c in corpora for h in c[0]], [r for c in corpora for r in c[1]])
+        with pytest.raises(ConventionError):
+            score(*everything, "mteval-v13a", **options)
+        return
+    for (hyps, refs), document, segments in zip(corpora, printed.documents, printed.segments):
+        for hyp, seg_refs, segment in zip(hyps, refs, segments):
+            ours = score([hyp], [seg_refs], "mteval-v13a", "sentence", **options).score
+            assert perl_number(ours) == segment, (hyp, seg_refs)
+        try:
+            ours = score(hyps, refs, "mteval-v13a", **options).score
+        except ConventionError:
+            continue  # the report line would die; the document score is still printed
+        assert perl_number(ours) == document, (hyps, refs)
+    everything = ([h for c in corpora for h in c[0]], [r for c in corpora for r in c[1]])
+    assert perl_number(score(*everything, "mteval-v13a", **options).score) == printed.system
+
+
+@needs("mteval-v13a.pl")
+@pytest.mark.parametrize(("hyp", "ref", "options"), [
+    ("a\x1fb c d e", "a b c d e", {}),  # U+001F is no Perl whitespace
+    ("ΟΔΟΣ ΑΣ x", "οδοσ ασ x", {"international_tokenization": True}),  # lc has no final sigma
+    ("well-\nknown fact", "well - known fact", {}),  # the reader makes \n a space first
+    ("a\u2028b-\u2028c", "a b - c", {"international_tokenization": True}),
+    ("3.5-4 km, e-mail &amp; x", "3.5 - 4 km , e-mail & x", {"preserve_case": True}),
+])
+def test_mteval_measured_mismatches(hyp, ref, options):
+    printed = run_mteval([([hyp], [[ref]])], options)
+    assert perl_number(score([hyp], [[ref]], "mteval-v13a", **options).score) == printed.system
+    assert perl_number(score([hyp], [[ref]], "mteval-v13a", "sentence", **options).score) == \
+        printed.segments[0][0]
+
+
+@needs("mteval-v13a.pl")
+def test_mteval_scores_a_segment_where_the_system_line_dies():
+    """An empty hypothesis: the segment scores 0, the system line takes log(0) and dies."""
+    with pytest.raises(ScriptDied, match="Can't take log of 0"):
+        run_mteval([([""], [["a b"]])], {})
+    with pytest.raises(ConventionError, match="log"):
+        score([""], [["a b"]], "mteval-v13a")
+    assert score([""], [["a b"]], "mteval-v13a", "sentence").score == 0.0
+    printed = run_mteval([(["", "a b"], [["a b"], ["a b"]])], {})
+    assert printed.segments[0][0] == "0"
+
+
+def test_perl_version_is_recorded():
+    if why_unavailable("multi-bleu.perl"):
+        pytest.skip(why_unavailable("multi-bleu.perl"))
+    assert perl_version().startswith("v5.")
