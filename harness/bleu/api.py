@@ -10,7 +10,8 @@ from harness.bleu.convention import Convention, Preprocessing
 from harness.bleu.conventions import get_convention
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.counting import count
-from harness.bleu.result import BleuResult, ConventionError
+from harness.bleu.result import UNSUPPORTED_INPUT, BleuResult, ConventionError
+from harness.bleu.tokenizers import why_unavailable
 
 LEVELS = ("sentence", "corpus")
 
@@ -68,11 +69,17 @@ class Plan:
     level: str
     conventions: tuple[tuple[Convention, Mapping[str, Any]], ...]
     needed: Mapping[Preprocessing, int]
+    #: Requests (by position) declined before counting: a tokenizer whose optional package
+    #: or model is missing (an "unsupported" outcome, never a crash).
+    declined: Mapping[int, ConventionError] = field(default_factory=dict)
 
     def finish(self, stats: Mapping[Preprocessing, CorpusStats]) -> list[BleuResult | ConventionError]:
         """Each convention's outcome from ``stats`` (one entry per key of ``needed``)."""
         outcomes: list[BleuResult | ConventionError] = []
-        for convention, resolved in self.conventions:
+        for i, (convention, resolved) in enumerate(self.conventions):
+            if i in self.declined:
+                outcomes.append(self.declined[i])
+                continue
             corpus = stats[convention.preprocessing(resolved)]
             try:
                 outcomes.append(_finish(convention, corpus, self.level, resolved))
@@ -88,13 +95,18 @@ def plan(requests: Sequence[Request], level: str = "corpus") -> Plan:
         raise ValueError(f"level must be 'sentence' or 'corpus', got {level!r}")
     planned = []
     needed: dict[Preprocessing, int] = {}
-    for request in requests:
+    declined: dict[int, ConventionError] = {}
+    for i, request in enumerate(requests):
         convention = get_convention(request.convention)
         resolved = convention.resolve(level, dict(request.options))
         planned.append((convention, resolved))
         key = convention.preprocessing(resolved)
+        reason = why_unavailable(key.tokenizer)
+        if reason:
+            declined[i] = ConventionError(convention.name, reason, UNSUPPORTED_INPUT)
+            continue
         needed[key] = max(needed.get(key, 0), convention.required_order(resolved))
-    return Plan(level, tuple(planned), needed)
+    return Plan(level, tuple(planned), needed, declined)
 
 
 def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -> BleuResult:

@@ -92,15 +92,21 @@ class Convention:
         return self.knobs(self.resolve(level, options)).signature(self.name)
 
     def with_case_tokenizer(self, options: Mapping[str, Any],
-                            tokenizer: str | None) -> dict[str, Any]:
+                            tokenizer: Any) -> dict[str, Any]:
         """``options`` with a case's tokenization (``None``: whitespace-tokenized text, i.e.
-        ``tokenize="none"``) where this convention's ``tokenize`` offers it and the options do
-        not already choose."""
+        ``tokenize="none"``; or the user's own callable) where this convention's ``tokenize``
+        offers it and the options do not already choose."""
         resolved = dict(options)
         wanted = tokenizer or "none"
-        if wanted in self.case_tokenizers:
+        if wanted in self.case_tokenizers or (callable(wanted) and self.takes_tokenizer):
             resolved.setdefault("tokenize", wanted)
         return resolved
+
+    @property
+    def takes_tokenizer(self) -> bool:
+        """Whether ``tokenize`` may be any callable ``str -> list[str]`` (as Hugging Face's
+        ``bleu`` takes ``tokenizer=``): the conventions with a ``tokenize`` option."""
+        return "tokenize" in self.option_names
 
     @property
     def default_signature(self) -> str:

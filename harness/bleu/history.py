@@ -137,6 +137,7 @@ SACREBLEU = History(
         "api": "1.x", "floor_default": 0.0, "sentence_smoothing": "floor",
         "empty_references": "kept", "missing_references": "EOFError",
         "no_match_zero": False, "intl": "unicodedata", "max_order": "4 only",
+        "tokenizers": ("none", "13a", "intl", "zh", "ja-mecab", "char"),
     },
     changes=(
         Change("floor_default", "1.5.0", 0.1, "the floor smoothing value defaults to 0.1",
@@ -171,6 +172,16 @@ SACREBLEU = History(
         Change("empty_references", "2.2.0", "kept",
                "an empty reference is a reference of length 0 again",
                "issue #161, released in 2.2.0"),
+        Change("tokenizers", "2.1.0", ("none", "13a", "intl", "zh", "ja-mecab", "char", "spm"),
+               "tokenize='spm': SentencePiece (the FLORES-101 model)",
+               "sacrebleu 2.1.0 metrics/bleu.py _TOKENIZERS"),
+        Change("tokenizers", "2.2.0", ("none", "13a", "intl", "zh", "ja-mecab", "ko-mecab",
+                                       "char", "spm"),
+               "tokenize='ko-mecab': MeCab-ko", "sacrebleu 2.2.0 metrics/bleu.py _TOKENIZERS"),
+        Change("tokenizers", "2.3.0", ("none", "13a", "intl", "zh", "ja-mecab", "ko-mecab",
+                                       "char", "spm", "flores101", "flores200"),
+               "tokenize='flores101' and 'flores200': SentencePiece with the FLORES models",
+               "sacrebleu 2.3.0 metrics/bleu.py _TOKENIZERS"),
     ),
     releases=("1.4.14", "1.5.1", "2.0.0", "2.1.0", "2.2.1", "2.3.3", "2.4.3", "2.5.1", "2.6.0"))
 

@@ -79,6 +79,9 @@ def json_number(value: float) -> float | str:
 
 
 def _jsonable(value: Any) -> Any:
+    if callable(value):  # the user's own tokenizer
+        from harness.bleu.tokenizers import tokenizer_name
+        return tokenizer_name(value)
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
     if isinstance(value, float):

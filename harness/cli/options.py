@@ -142,7 +142,34 @@ class ProgressReporter:
             self.bar.stop()
 
 
-TOKENIZER_CHOICES = ("none", "13a", "intl", "char")
+TOKENIZER_CHOICES = ("none", "13a", "intl", "char", "zh")
+
+
+def load_tokenizer(target: str):
+    """``MODULE:CALLABLE`` imported (the current directory first on the path, as
+    ``--implementation``), or a :data:`TOKENIZER_CHOICES` name; a clear error otherwise."""
+    import importlib
+    import os
+
+    if target in TOKENIZER_CHOICES:
+        return target
+    module_name, sep, attribute = target.partition(":")
+    if not sep or not module_name or not attribute:
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(TOKENIZER_CHOICES)} or MODULE:CALLABLE (e.g. "
+            f"nltk:word_tokenize), got {target!r}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            found = getattr(found, part)
+    except Exception as error:  # an import error, a missing attribute, a crashing module
+        raise argparse.ArgumentTypeError(
+            f"cannot load {target!r}: {type(error).__name__}: {error}") from None
+    if not callable(found):
+        raise argparse.ArgumentTypeError(f"{target!r} is not callable")
+    return found
 
 
 def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
@@ -156,9 +183,12 @@ def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
                         help="a hypothesis typed inline (sentence level)")
     parser.add_argument("--ref", action="append", default=[], metavar="TEXT",
                         help="a reference of the inline hypothesis (repeatable)")
-    parser.add_argument("--tokenizer", choices=TOKENIZER_CHOICES,
-                        help="raw text: the tokenizer conventions that tokenize use (default: "
-                        "the text is already tokenized, split on whitespace)")
+    parser.add_argument("--tokenizer", type=load_tokenizer, metavar="NAME|MODULE:CALLABLE",
+                        help="raw text: the tokenizer conventions that tokenize use, one of "
+                        f"{', '.join(TOKENIZER_CHOICES)}, or your own function from text to a "
+                        "token list, e.g. nltk:word_tokenize (then only the conventions that "
+                        "take a tokenizer are searched; default: the text is already "
+                        "tokenized, split on whitespace)")
 
 
 def input_of(args, case_id: str | None = None):

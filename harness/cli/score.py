@@ -16,7 +16,7 @@ from harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request, scor
 from harness.bleu.api import plan
 from harness.bleu.conventions import scores_agree
 from harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks
-from harness.cli.options import add_format, print_json
+from harness.cli.options import add_format, load_tokenizer, print_json
 from harness.errors import InputError
 from harness.textfiles import is_sgml, read_parallel, stream_parallel
 
@@ -43,6 +43,11 @@ def add_arguments(parser) -> None:
                         help="count the corpus in N worker processes, a chunk of "
                         f"{CHUNK_SEGMENTS:,} lines each (the result is the same bit for bit; "
                         "default 1)")
+    parser.add_argument("--tokenizer", type=load_tokenizer, metavar="MODULE:CALLABLE",
+                        help="your own tokenizer, a function from text to a token list (e.g. "
+                        "nltk:word_tokenize), for the conventions that take one (sacrebleu, "
+                        "tf-nmt, t2t: the default with this option), as Hugging Face's bleu "
+                        "takes tokenizer=")
     add_format(parser, "json")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a convention option in its library's vocabulary; VALUE is YAML; "
@@ -69,9 +74,20 @@ def positive_int(text: str) -> int:
 
 
 def main(args, console: Console) -> int:
-    return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files),
-                               selected_conventions(args.convention), tuple(args.option),
-                               args.sentence, args.format == "json", args.jobs), console)
+    conventions = selected_conventions(args.convention)
+    tokenizer = args.tokenizer if callable(args.tokenizer) else None
+    if tokenizer is not None:
+        if not args.convention or "all" in args.convention:
+            conventions = tuple(n for n in conventions if CONVENTIONS[n].takes_tokenizer)
+        refusing = [n for n in conventions if not CONVENTIONS[n].takes_tokenizer]
+        if refusing:
+            takers = ", ".join(n for n in CONVENTIONS if CONVENTIONS[n].takes_tokenizer)
+            raise InputError(f"--tokenizer: {', '.join(refusing)} take no tokenizer (they "
+                             f"split on whitespace or apply their own rules; these do: "
+                             f"{takers})")
+    return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files), conventions,
+                               tuple(args.option), args.sentence, args.format == "json",
+                               args.jobs, tokenizer), console)
 
 Outcome = BleuResult | ConventionError
 
@@ -85,6 +101,7 @@ class ScoreArgs:
     sentence: bool
     as_json: bool
     jobs: int = 1
+    tokenizer: Any = None  # the user's callable, for every convention (all take one)
 
 
 def parse_option_assignments(
@@ -128,6 +145,9 @@ def _as_option(value: Any) -> Any:
 
 def run_score(args: ScoreArgs, console: Console) -> int:
     options = parse_option_assignments(args.options, args.conventions)
+    if args.tokenizer is not None:
+        for name in args.conventions:
+            options[name].setdefault("tokenize", args.tokenizer)
     requests = [Request(name, options[name]) for name in args.conventions]
     try:
         if args.sentence:

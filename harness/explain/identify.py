@@ -64,6 +64,8 @@ def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
     value = parse_value(value_text)
     candidates: list[Candidate] = []
     for name, convention in CONVENTIONS.items():
+        if callable(data.tokenizer) and not convention.takes_tokenizer:
+            continue  # a convention that takes no tokenizer cannot use the user's
         options = [data.options_for(name, v) for v in with_eras(name, convention.variants)]
         unique = list({repr(sorted(o.items())): o for o in options}.values())
         outcomes = data.score([Request(name, o) for o in unique])

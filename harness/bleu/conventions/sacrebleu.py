@@ -42,7 +42,8 @@ from harness.bleu.convention import (
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.history import SACREBLEU
 from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
-from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
+from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS, tokenizer_name
+from harness.bleu.tokenizers.optional import OPTIONAL_TOKENIZERS, optional_tokenizer
 
 NAME = "sacrebleu"
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -60,6 +61,7 @@ def defaults(level: str, version: str | None = None) -> dict[str, Any]:
         "tokenize": "13a",
         "lowercase": False,
         "max_ngram_order": 4,
+        "spm_model": None,
         "version": version or SACREBLEU.latest,
     }
 
@@ -77,7 +79,12 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
         require_number(NAME, "smooth_value", options["smooth_value"])
     require_bool(NAME, "effective_order", options["effective_order"])
     require_bool(NAME, "lowercase", options["lowercase"])
-    require_choice(NAME, "tokenize", options["tokenize"], SACREBLEU_TOKENIZERS)
+    if not callable(options["tokenize"]):
+        require_choice(NAME, "tokenize", options["tokenize"],
+                       tuple(SACREBLEU.rules(options["version"])["tokenizers"]))
+    if options["spm_model"] is not None and not isinstance(options["spm_model"], str):
+        raise ValueError(f"{NAME}: option 'spm_model' must be a path, got "
+                         f"{options['spm_model']!r}")
     require_order(NAME, "max_ngram_order", options["max_ngram_order"], minimum=0)
     return options
 
@@ -94,6 +101,8 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     tokenizer = options["tokenize"]
     if tokenizer == "intl" and rules["intl"] == "unicodedata":
         tokenizer = "t2t"
+    elif tokenizer in OPTIONAL_TOKENIZERS:
+        tokenizer = optional_tokenizer(tokenizer, options["spm_model"])
     dropped = rules["empty_references"].startswith("dropped")
     return Preprocessing(tokenizer, options["lowercase"], drop_empty_references=dropped)
 
@@ -120,7 +129,7 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
         weights=f"uniform:{options['max_ngram_order']}",
         eff="yes" if options["effective_order"] else "no",
         denom="raw",
-        tok=options["tokenize"],
+        tok=tokenizer_name(options["tokenize"]),
         case="lc" if options["lowercase"] else "mixed",
         scale="100",
         version=options["version"],

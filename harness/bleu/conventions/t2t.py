@@ -36,6 +36,7 @@ from harness.bleu.convention import (
 )
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+from harness.bleu.tokenizers import tokenizer_name
 
 NAME = "t2t"
 TOKENIZE_CHOICES = ("t2t", "none")
@@ -48,7 +49,8 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     require_order(NAME, "max_order", options["max_order"], minimum=0)
     require_bool(NAME, "use_bp", options["use_bp"])
     require_bool(NAME, "case_sensitive", options["case_sensitive"])
-    require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
+    if not callable(options["tokenize"]):  # or the user's own tokenizer
+        require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
     return options
 
 
@@ -69,7 +71,7 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
         weights=f"uniform:{options['max_order']}",
         eff="l_n=0 neutral,/N",
         denom="raw",
-        tok=options["tokenize"],
+        tok=tokenizer_name(options["tokenize"]),
         case="mixed" if options["case_sensitive"] else "lc",
         scale="1(float32)",
     )

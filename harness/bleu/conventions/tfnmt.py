@@ -40,7 +40,7 @@ from harness.bleu.convention import (
 )
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.result import ConventionError
-from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
+from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS, tokenizer_name
 
 NAME = "tf-nmt"
 TOKENIZE_CHOICES = SACREBLEU_TOKENIZERS + ("split-space", "strip-split-space", "space")
@@ -53,7 +53,8 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     options = merge_options(NAME, given, DEFAULTS)
     require_order(NAME, "max_order", options["max_order"], minimum=0)
     require_bool(NAME, "smooth", options["smooth"])
-    require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
+    if not callable(options["tokenize"]):  # or the user's own tokenizer
+        require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
     return options
 
 
@@ -62,7 +63,8 @@ def required_order(options: Mapping[str, Any]) -> int:
 
 
 def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
-    return Preprocessing(TOKENIZERS.get(options["tokenize"], options["tokenize"]))
+    tokenize = options["tokenize"]
+    return Preprocessing(tokenize if callable(tokenize) else TOKENIZERS.get(tokenize, tokenize))
 
 
 def knobs(options: Mapping[str, Any]) -> Knobs:
@@ -74,7 +76,7 @@ def knobs(options: Mapping[str, Any]) -> Knobs:
         weights=f"uniform:{options['max_order']}",
         eff="no",
         denom="raw",
-        tok=TOKENIZERS.get(options["tokenize"], options["tokenize"]),
+        tok=tokenizer_name(preprocessing(options).tokenizer),
         case="mixed",
         scale="1",
     )

@@ -62,6 +62,26 @@ TOKENIZERS: dict[str, Tokenizer] = {
 }
 
 
+def tokenizer_name(tokenizer: str | Tokenizer) -> str:
+    """How a signature names ``tokenizer``: its name, or ``MODULE:QUALNAME`` of a callable
+    (an optional tokenizer's own ``name``, with its model file for SentencePiece)."""
+    if isinstance(tokenizer, str):
+        return tokenizer
+    described = getattr(tokenizer, "describe", None)
+    if described is not None:
+        return described()
+    module = getattr(tokenizer, "__module__", None) or type(tokenizer).__module__
+    name = getattr(tokenizer, "__qualname__", None) or type(tokenizer).__qualname__
+    return f"{module}:{name}"
+
+
+def why_unavailable(tokenizer: str | Tokenizer) -> str | None:
+    """None when ``tokenizer`` can run here; otherwise what is missing (an optional
+    tokenizer's package or model)."""
+    check = getattr(tokenizer, "why_unavailable", None)
+    return check() if check is not None else None
+
+
 def get_tokenizer(name: str | Tokenizer) -> Tokenizer:
     """The tokenizer called ``name`` (or ``name`` itself, if it is a callable); a
     ``ValueError`` lists the known ones otherwise."""
@@ -75,4 +95,4 @@ def get_tokenizer(name: str | Tokenizer) -> Tokenizer:
 
 
 __all__ = ["SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "ascii_lower", "get_tokenizer",
-           "tokenize_13a", "tokenize_intl", "tokenize_t2t"]
+           "tokenize_13a", "tokenize_intl", "tokenize_t2t", "tokenizer_name", "why_unavailable"]

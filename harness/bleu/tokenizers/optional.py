@@ -91,6 +91,12 @@ class MecabTokenizer:
     def __call__(self, text: str) -> list[str]:
         return _mecab_tagger(self.name).parse(text.strip()).strip().split()
 
+    def why_unavailable(self) -> str | None:
+        return why_unavailable(self.name)
+
+    def describe(self) -> str:
+        return self.name
+
     def version(self) -> str:
         """The tagger's version, as SacreBLEU's signature shows it."""
         return _mecab_tagger(self.name).version()
@@ -114,6 +120,12 @@ class SentencePieceTokenizer:
 
     def __call__(self, text: str) -> list[str]:
         return " ".join(_sentencepiece(self.model).EncodeAsPieces(text)).split()
+
+    def why_unavailable(self) -> str | None:
+        return why_unavailable(self.name, self.model)
+
+    def describe(self) -> str:
+        return f"{self.name}({Path(self.model).name})"
 
 
 def optional_tokenizer(name: str, model: str | None = None):

@@ -1,0 +1,119 @@
+"""Your own tokenizer: ``score(..., tokenize=callable)`` for the conventions that take one
+(Hugging Face's ``bleu`` takes ``tokenizer=``; its README uses ``nltk.word_tokenize``), and
+``--tokenizer MODULE:CALLABLE`` on the command line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from nltk.tokenize import wordpunct_tokenize
+
+from harness.bleu import score
+from harness.cli import main
+
+ORACLES = Path(__file__).parent / "oracles"
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\w+|[^\w\s]", text)
+
+
+def compute_bleu():
+    spec = importlib.util.spec_from_file_location("tfnmt_bleu", ORACLES / "tfnmt" / "bleu.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.compute_bleu
+
+
+TEXTS = ["the cat sat.", "hello, world!", "it's 3.5 km", "Don't stop", "a-b c", "", "x y z w"]
+
+
+def test_tf_nmt_with_a_callable_is_hugging_faces_bleu_with_tokenizer():
+    """evaluate's bleu: references and predictions through tokenizer=, then compute_bleu
+    (tensorflow/nmt, vendored): the same float."""
+    oracle = compute_bleu()
+    rng = random.Random(3)
+    for tokenizer in (wordpunct_tokenize, words, str.split):
+        for _ in range(50):
+            hyps = [rng.choice(TEXTS) for _ in range(3)]
+            refs = [[rng.choice(TEXTS), rng.choice(TEXTS)] for _ in range(3)]
+            try:
+                expected = oracle([[tokenizer(r) for r in rs] for rs in refs],
+                                  [tokenizer(h) for h in hyps])[0]
+            except ZeroDivisionError:
+                continue
+            assert score(hyps, refs, "tf-nmt", tokenize=tokenizer).score == expected
+
+
+def test_sacrebleu_with_a_callable_is_sacrebleu_on_the_tokens():
+    rng = random.Random(4)
+    for _ in range(50):
+        hyps = [rng.choice(TEXTS) for _ in range(3)]
+        refs = [[rng.choice(TEXTS)] for _ in range(3)]
+        joined = [" ".join(words(h)) for h in hyps], [[" ".join(words(r)) for r in rs]
+                                                      for rs in refs]
+        theirs = sacrebleu.corpus_bleu(joined[0], [[rs[0] for rs in joined[1]]],
+                                       tokenize="none")
+        assert score(hyps, refs, "sacrebleu", tokenize=words).score == theirs.score
+
+
+def test_the_signature_names_the_tokenizer():
+    assert "tok:test_custom_tokenizer:words" in score(["a"], [["a"]], "tf-nmt",
+                                                       tokenize=words).signature
+
+
+def test_a_convention_without_a_tokenize_option_refuses_it():
+    with pytest.raises(ValueError, match="unknown option 'tokenize'"):
+        score(["a"], [["a"]], "nltk", tokenize=words)
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    (tmp_path / "hyp").write_text("the cat sat.\nhello, world!\n", encoding="utf-8")
+    (tmp_path / "ref").write_text("the cat sat .\nhello world !\n", encoding="utf-8")
+    (tmp_path / "mytok.py").write_text(
+        "import re\ndef words(text):\n    return re.findall(r'\\w+|[^\\w\\s]', text)\n",
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_score_with_your_tokenizer(files, capsys):
+    assert main(["score", "hyp", "ref", "--tokenizer", "mytok:words", "--format", "json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert [r["convention"] for r in results] == ["sacrebleu", "tf-nmt", "t2t"]
+    assert results[1]["score"] == score(["the cat sat.", "hello, world!"],
+                                        [["the cat sat ."], ["hello world !"]], "tf-nmt",
+                                        tokenize=words).score
+    assert results[1]["options"]["tokenize"] == "mytok:words"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--tokenizer", "mytok:nope"], "cannot load 'mytok:nope'"),
+    (["--tokenizer", "nomodule:f"], "cannot load 'nomodule:f'"),
+    (["--tokenizer", "words"], "MODULE:CALLABLE"),
+    (["--tokenizer", "mytok:words", "-c", "nltk"], "nltk take no tokenizer"),
+])
+def test_score_tokenizer_mistakes_are_named(files, capsys, argv, message):
+    try:
+        code = main(["score", "hyp", "ref", *argv])
+    except SystemExit as done:  # argparse's own error exit
+        code = done.code
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_identify_with_your_tokenizer(files, capsys):
+    expected = score(["the cat sat.", "hello, world!"], [["the cat sat ."], ["hello world !"]],
+                     "tf-nmt", tokenize=words).score
+    code = main(["identify", "hyp", "ref", "--tokenizer", "mytok:words", "--score",
+                 f"{expected:.4f}", "--format", "json"])
+    found = json.loads(capsys.readouterr().out)
+    assert code == 0 and any(m["convention"] == "tf-nmt" for m in found["matches"])
+    assert all(m["convention"] in ("sacrebleu", "tf-nmt", "t2t") for m in found["matches"])
