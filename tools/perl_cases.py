@@ -153,13 +153,13 @@ def main() -> int:
           f"mosesdecoder {MOSES_COMMIT[:12]}, Perl {perl_version().lstrip('v')}) on generated "
           "inputs: its "
           "line (score, precisions, BP, ratio, lengths) or the message it dies with.",
-          multi_bleu_cases(100))
+          multi_bleu_cases(60))
     write("mteval-v13a.yaml", "What NIST mteval-v13a.pl writes (unmodified, -b "
           f"--metricsMATR, mosesdecoder {MOSES_COMMIT[:12]}, Perl {perl_version().lstrip('v')}) on "
           "generated inputs under each of its 16 option settings: system scores (corpus level, "
           "or the message the system line dies with) and segment scores (sentence level), as "
           "Perl prints them (%.15g).",
-          mteval_cases(12))
+          mteval_cases(8))
     return 0
 
 
