@@ -125,7 +125,7 @@ def test_a_missing_model_is_unsupported_not_a_crash(tmp_path, monkeypatch):
 
 
 def test_a_missing_package_names_what_to_install(monkeypatch):
-    import harness.bleu.tokenizers.optional as optional
+    from harness.bleu.tokenizers import optional
 
     real = optional.importlib.import_module
 

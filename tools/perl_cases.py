@@ -22,9 +22,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from perl_inputs import mteval_corpus, multi_bleu_corpus  # noqa: E402
+from perl_inputs import mteval_corpus, multi_bleu_corpus
 
-from harness.adapters.perl_scripts import (  # noqa: E402
+from harness.adapters.perl_scripts import (
     MOSES_COMMIT,
     ScriptDied,
     perl_version,
@@ -32,7 +32,7 @@ from harness.adapters.perl_scripts import (  # noqa: E402
     run_multi_bleu,
     why_unavailable,
 )
-from harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS  # noqa: E402
+from harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
 
 OUT = ROOT / "cases" / "oracles"
 MULTI_BLEU_LINE = re.compile(

@@ -36,7 +36,10 @@ from harness.bleu.tokenizers.sacrebleu import (
     tokenize_none,
 )
 from harness.bleu.tokenizers.t2t import tokenize_t2t
-from harness.bleu.tokenizers.tfnmt import tokenize_split_space, tokenize_strip_split_space
+from harness.bleu.tokenizers.tfnmt import (
+    tokenize_split_space,
+    tokenize_strip_split_space,
+)
 
 Tokenizer = Callable[[str], list[str]]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +70,7 @@ def why_unavailable(name: str, model: str | None = None) -> str | None:
     return f"unknown optional tokenizer {name!r}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _mecab_tagger(name: str) -> Any:
     if name == "ja-mecab":
         import ipadic
@@ -102,7 +102,7 @@ class MecabTokenizer:
         return _mecab_tagger(self.name).version()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sentencepiece(model: str) -> Any:
     import sentencepiece
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from harness.bleu.tokenizers.unicode_classes import character_class
 
+
 @lru_cache(maxsize=1)
 def _t2t_patterns():
     """Tensor2Tensor ``bleu_hook.UnicodeRegex``: character classes enumerated from

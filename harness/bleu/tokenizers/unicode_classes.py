@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 #: The major classes enumerated, in one pass over every code point.
 MAJOR_CLASSES = "NPSZ"
@@ -39,7 +39,7 @@ def category_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
     return {c: tuple(r) for c, r in runs.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def character_class(major: str) -> str:
     """The inside of a ``[...]`` matching every code point of the major class ``major``
     (``"P"``: punctuation, ``"S"``: symbols, ``"N"``: numbers, ``"Z"``: separators)."""
