@@ -32,6 +32,7 @@ from harness.adapters.perl_scripts import (
     run_multi_bleu,
     why_unavailable,
 )
+from harness.bleu.conventions.mteval import DEFAULTS as MTEVAL_DEFAULTS
 from harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
 
 OUT = ROOT / "cases" / "oracles"
@@ -120,8 +121,7 @@ def mteval_cases(documents: int) -> list[dict]:
 
 
 def _default(key: str):
-    from harness.bleu.conventions.mteval import DEFAULTS
-    return DEFAULTS[key]
+    return MTEVAL_DEFAULTS[key]
 
 
 def _mteval_case(case_id, level, hyps, refs, expect, changed, what) -> dict:

@@ -103,7 +103,6 @@ class MtevalScores:
     system: str
     documents: tuple[str, ...]
     segments: tuple[tuple[str, ...], ...]
-    stdout: str
 
 
 MTEVAL_FLAGS = {
@@ -152,7 +151,7 @@ def run_mteval(corpora: Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]],
         (work / "tst.sgm").write_bytes(_sgml("tst", [("sys", hypotheses)]))
         argv = ["perl", str(scripts_folder() / "mteval-v13a.pl"), "-b", "--metricsMATR",
                 "-r", "ref.sgm", "-s", "src.sgm", "-t", "tst.sgm", *mteval_arguments(options)]
-        stdout = _run(argv, work)
+        _run(argv, work)
         system = (work / "BLEU-sys.scr").read_text("utf-8").split("\t")[-1].strip()
         documents = tuple(line.split("\t")[-1] for line in
                           (work / "BLEU-doc.scr").read_text("utf-8").splitlines())
@@ -161,4 +160,4 @@ def run_mteval(corpora: Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]],
             _, _, doc, _, value = line.split("\t")
             per_document.setdefault(doc, []).append(value)
     return MtevalScores(system, documents, tuple(tuple(per_document[d])
-                                                 for d in sorted(per_document)), stdout)
+                                                 for d in sorted(per_document)))

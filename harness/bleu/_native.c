@@ -110,7 +110,7 @@ static int v13a_punctuation(Py_UCS4 c) {
 
 static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 
-/* tokenizers._PERL_WHITESPACE: space, \t, \n, \v, \f, \r. */
+/* harness.bleu.tokenizers.perl._PERL_WHITESPACE: space, \t, \n, \v, \f, \r. */
 static int perl_space(Py_UCS4 c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* What the C pass leaves to the Python tokenizer: ``<skipped>`` tags and line breaks

@@ -131,13 +131,20 @@ NLTK = History(
     releases=("3.2.5", "3.3", "3.4", "3.4.5", "3.5", "3.6.2", "3.6.5", "3.6.6", "3.7", "3.8",
               "3.8.1", "3.9.2", "3.10.4"))
 
+#: SacreBLEU's ``tokenize`` choices (metrics/bleu.py ``_TOKENIZERS`` of each release), each
+#: list the one before plus what that release added.
+_TOKENIZERS_1_4 = ("none", "13a", "intl", "zh", "ja-mecab", "char")
+_TOKENIZERS_2_1 = _TOKENIZERS_1_4 + ("spm",)
+_TOKENIZERS_2_2 = _TOKENIZERS_2_1 + ("ko-mecab",)
+_TOKENIZERS_2_3 = _TOKENIZERS_2_2 + ("flores101", "flores200")
+
 SACREBLEU = History(
     library="sacrebleu", first="1.4.4", latest="2.6.0",
     initial={
         "api": "1.x", "floor_default": 0.0, "sentence_smoothing": "floor",
         "empty_references": "kept", "missing_references": "EOFError",
         "no_match_zero": False, "intl": "unicodedata", "max_order": "4 only",
-        "tokenizers": ("none", "13a", "intl", "zh", "ja-mecab", "char"),
+        "tokenizers": _TOKENIZERS_1_4,
     },
     changes=(
         Change("floor_default", "1.5.0", 0.1, "the floor smoothing value defaults to 0.1",
@@ -172,14 +179,12 @@ SACREBLEU = History(
         Change("empty_references", "2.2.0", "kept",
                "an empty reference is a reference of length 0 again",
                "issue #161, released in 2.2.0"),
-        Change("tokenizers", "2.1.0", ("none", "13a", "intl", "zh", "ja-mecab", "char", "spm"),
+        Change("tokenizers", "2.1.0", _TOKENIZERS_2_1,
                "tokenize='spm': SentencePiece (the FLORES-101 model)",
                "sacrebleu 2.1.0 metrics/bleu.py _TOKENIZERS"),
-        Change("tokenizers", "2.2.0", ("none", "13a", "intl", "zh", "ja-mecab", "ko-mecab",
-                                       "char", "spm"),
-               "tokenize='ko-mecab': MeCab-ko", "sacrebleu 2.2.0 metrics/bleu.py _TOKENIZERS"),
-        Change("tokenizers", "2.3.0", ("none", "13a", "intl", "zh", "ja-mecab", "ko-mecab",
-                                       "char", "spm", "flores101", "flores200"),
+        Change("tokenizers", "2.2.0", _TOKENIZERS_2_2, "tokenize='ko-mecab': MeCab-ko",
+               "sacrebleu 2.2.0 metrics/bleu.py _TOKENIZERS"),
+        Change("tokenizers", "2.3.0", _TOKENIZERS_2_3,
                "tokenize='flores101' and 'flores200': SentencePiece with the FLORES models",
                "sacrebleu 2.3.0 metrics/bleu.py _TOKENIZERS"),
     ),

@@ -97,10 +97,6 @@ class MecabTokenizer:
     def describe(self) -> str:
         return self.name
 
-    def version(self) -> str:
-        """The tagger's version, as SacreBLEU's signature shows it."""
-        return _mecab_tagger(self.name).version()
-
 
 @cache
 def _sentencepiece(model: str) -> Any:
