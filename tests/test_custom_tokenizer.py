@@ -117,3 +117,10 @@ def test_identify_with_your_tokenizer(files, capsys):
     found = json.loads(capsys.readouterr().out)
     assert code == 0 and any(m["convention"] == "tf-nmt" for m in found["matches"])
     assert all(m["convention"] in ("sacrebleu", "tf-nmt", "t2t") for m in found["matches"])
+
+
+def test_explain_names_your_tokenizer(files, capsys):
+    assert main(["explain", "--hyp", "the cat sat.", "--ref", "the cat sat .", "--tokenizer",
+                 "mytok:words"]) == 0
+    out = capsys.readouterr().out
+    assert "mytok:words tokens: hypothesis length 4" in out and "<function" not in out

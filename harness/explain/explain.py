@@ -10,6 +10,7 @@ from typing import Any
 from harness.bleu import CONVENTIONS, ConventionError, Request
 from harness.bleu.conventions import scores_agree, unit_score
 from harness.bleu.result import UNSUPPORTED_INPUT
+from harness.bleu.tokenizers import tokenizer_name
 from harness.explain.attribution import Attribution, Scorer, attribute
 from harness.explain.inputs import Input
 from harness.explain.knobs import statistics
@@ -37,7 +38,7 @@ def explain(data: Input, conventions: Sequence[str] = ()) -> dict[str, Any]:
         tags = []
     return {
         "case": data.case_id or None, "level": data.level,
-        "tokenizer": data.tokenizer or "whitespace",
+        "tokenizer": tokenizer_name(data.tokenizer or "whitespace"),
         "statistics": stats, "tags": tags,
         "results": [_result(n, outcomes[n]) for n in names],
         "disagreements": [a.to_dict() for a in attributions],
@@ -57,7 +58,7 @@ def input_statistics(data: Input, order: int = 4) -> dict[str, Any] | None:
         ref_len = None
     else:
         ref_len = corpus.ref_len("closest_shorter")
-    return {"tokens": data.tokenizer or "whitespace", "hyp_len": corpus.hyp_len,
+    return {"tokens": tokenizer_name(data.tokenizer or "whitespace"), "hyp_len": corpus.hyp_len,
             "ref_len": ref_len, "matches": list(corpus.matches),
             "ngrams": list(corpus.totals)}
 

@@ -18,7 +18,7 @@ from typing import Any
 from harness.bleu.arithmetic import float32
 from harness.bleu.convention import Preprocessing
 from harness.bleu.corpus import CorpusStats
-from harness.bleu.tokenizers import ascii_lower
+from harness.bleu.tokenizers import ascii_lower, tokenizer_name
 
 #: Knob -> (value -> the words a researcher can paste into a paper).
 MEANINGS: dict[str, dict[Any, str]] = {
@@ -77,7 +77,7 @@ def describe(knob: str, value: Any) -> str:
     if knob == "weights":
         return "weights (" + ", ".join(f"{w:g}" for w in value) + ")"
     if knob == "tokenizer":
-        return f"{value} tokens"
+        return f"{tokenizer_name(value)} tokens"
     return MEANINGS.get(knob, {}).get(value, f"{knob}={value}")
 
 
