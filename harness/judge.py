@@ -57,7 +57,7 @@ def judge_case(plan: CasePlan, outcomes: Mapping[Request, Outcome],
                is_engine_under_test: bool = True) -> list[CheckRecord]:
     case = plan.case
     stats_tags = statistics_tags(case)
-    scorer = Scorer(case.hypotheses, case.references)
+    scorer = Scorer(case.hypotheses, case.references, case.level)
     records: list[CheckRecord] = []
     for planned in plan.checks:
         if planned.check in (EXPECTATION, DRIFT_CHECK):
@@ -293,12 +293,10 @@ def _divergence_records(plan: CasePlan, outcomes, stats_tags,
             if (options[a].get("tokenize") or "none") != (options[b].get("tokenize") or "none"):
                 tags.append("tokenization")
             message = f"{a} {_short(x)} vs {b} {_short(y)} (0-1 scale)"
-            cause = None
-            if not isinstance(x, str) and not isinstance(y, str):
-                attribution = attribute(scorer, a, _resolved(a, case, options[a]), x,
-                                        b, _resolved(b, case, options[b]), y)
-                message += "; " + attribution.short()
-                cause = attribution.to_dict()
+            attribution = attribute(scorer, a, _resolved(a, case, options[a]), x,
+                                    b, _resolved(b, case, options[b]), y)
+            message += "; " + attribution.short()
+            cause = attribution.to_dict()
             records.append(CheckRecord(
                 case=case.id, file=case.relative_file, line=case.line, check=DIVERGENCE_CHECK,
                 backend="own", convention=a, options=options[a], expected=shown(values[b]),

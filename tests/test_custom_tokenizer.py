@@ -64,7 +64,7 @@ def test_sacrebleu_with_a_callable_is_sacrebleu_on_the_tokens():
 
 
 def test_the_signature_names_the_tokenizer():
-    assert "tok:test_custom_tokenizer:words" in score(["a"], [["a"]], "tf-nmt",
+    assert "tokenizer:test_custom_tokenizer:words" in score(["a"], [["a"]], "tf-nmt",
                                                        tokenize=words).signature
 
 

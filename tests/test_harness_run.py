@@ -30,6 +30,18 @@ def test_bundled_corpus_runs_clean(corpus_run):
     assert run_read.footer.status == "complete"
 
 
+def test_the_knob_model_explains_every_divergence_of_the_corpus(corpus_run):
+    """Issue 14's goal: every pair of conventions that disagrees on a case has a cause --
+    the knobs whose switch makes them agree, an exception against a value included."""
+    divergences = [r for r in corpus_run["run"].checks if r.verdict == "divergence"]
+    assert divergences
+    unexplained = [(r.case, r.convention, r.other, (r.cause or {}).get("note"))
+                   for r in divergences if not (r.cause or {}).get("explained")]
+    assert not unexplained, unexplained[:10]
+    errors = [r for r in divergences if "input_rules" in r.cause["knobs"]]
+    assert errors and all("raises" in r.cause["sentence"] for r in errors)
+
+
 def test_first_reference_tie_break_is_caught_and_tagged():
     result, _ = run(implementation="miniatures:first_reference_wins_ties", claims="nltk",
                     select="tie-*", paths=(TIES,))

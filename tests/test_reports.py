@@ -131,7 +131,7 @@ def test_identify_merges_identical_results_and_shows_options(capsys):
     assert len(conventions) == len(set(conventions))  # one line per convention and score
     nltk = next(line for line in rows if line.split()[0] == "nltk")
     assert "defaults" in nltk and "smoothing:" in nltk and "|" not in nltk.split()[1]
-    assert not any("ref:closest,tie=shorter" in line for line in lines)  # no signatures
+    assert not any("ref:closest_shorter" in line for line in lines)  # no signatures
 
 
 def test_explain_counts_the_tokens_of_the_tokenizer_given(capsys):

@@ -123,7 +123,7 @@ def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -
         hyp_len=done.hyp_len,
         ref_len=done.ref_len,
         options=resolved,
-        signature=convention.knobs(resolved).signature(convention.name),
+        signature=convention.knobs(resolved, level).signature(convention.name),
         details=done.details,
         report=done.report,
     )

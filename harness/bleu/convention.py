@@ -1,37 +1,16 @@
-"""What a convention is: named knobs, its options, and a pure finish over statistics."""
+"""What a convention is: its options, its knob settings (``harness.bleu.knobs``, the one
+description it has) and a pure finish over statistics."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from harness.bleu.corpus import CorpusStats
 
-
-@dataclass(frozen=True)
-class Knobs:
-    """Every choice on which BLEU implementations differ, in words (CONVENTIONS.md, A.1-A.2).
-
-    The signature of a convention is these knobs, in this order, ``key:value`` joined by ``|``.
-    """
-
-    ref: str  # which reference length, and the tie-break
-    bp: str  # brevity penalty and its edge rules
-    zero: str  # what an order with no match does
-    smooth: str
-    weights: str
-    eff: str  # effective order / auto re-weighting for short hypotheses
-    denom: str  # per-segment denominator rule
-    tok: str
-    case: str
-    scale: str
-    version: str = ""  # the library release followed, for conventions with a history
-
-    def signature(self, name: str) -> str:
-        parts = [name] + [f"{f.name}:{getattr(self, f.name)}" for f in fields(self)
-                          if getattr(self, f.name) != ""]
-        return "|".join(parts)
+if TYPE_CHECKING:
+    from harness.bleu.knobs import KnobSettings
 
 
 @dataclass(frozen=True)
@@ -77,7 +56,8 @@ class Convention:
     resolve: Callable[[str, Mapping[str, Any]], dict[str, Any]]
     preprocessing: Callable[[Mapping[str, Any]], Preprocessing]
     required_order: Callable[[Mapping[str, Any]], int]
-    knobs: Callable[[Mapping[str, Any]], Knobs]
+    #: The convention as knob settings at these options and level: its one description.
+    knobs: Callable[[Mapping[str, Any], str], KnobSettings]
     finish: Callable[[CorpusStats, str, Mapping[str, Any]], Finished]
     case_tokenizers: tuple[str, ...] = ()
     #: Relative precision of the followed library's arithmetic: 0 for float64 (bit for bit),
@@ -89,7 +69,7 @@ class Convention:
 
     def signature(self, level: str = "corpus", **options: Any) -> str:
         """The signature string of this convention with ``options`` (defaults otherwise)."""
-        return self.knobs(self.resolve(level, options)).signature(self.name)
+        return self.knobs(self.resolve(level, options), level).signature(self.name)
 
     def with_case_tokenizer(self, options: Mapping[str, Any],
                             tokenizer: Any) -> dict[str, Any]:
@@ -178,5 +158,3 @@ def weight_tuple(convention: str, key: str, value: Any) -> tuple[float, ...]:
     return weights
 
 
-def format_weights(weights: tuple[float, ...]) -> str:
-    return ",".join(f"{w:g}" for w in weights)

@@ -1,6 +1,6 @@
 """Why two conventions disagree: the smallest set of knobs whose switch makes them agree.
 
-Convention A's knob settings are moved toward B's (:mod:`harness.explain.knobs`), one subset
+Convention A's knob settings are moved toward B's (:mod:`harness.bleu.knobs`), one subset
 of the differing knobs at a time, smallest subsets first; the first subset whose score
 agrees with B's is the attribution. The steps are then replayed one knob at a time, so the
 report shows the score after each.
@@ -14,21 +14,20 @@ from itertools import combinations
 from typing import Any
 
 from harness.bleu import CONVENTIONS
+from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, Outcome, describe, evaluate
 from harness.compare import same_score
-from harness.explain.knobs import (
-    KnobSettings,
-    describe,
-    knob_score,
-    settings_for,
-    statistics,
-)
 
-KNOB_NAMES = {"ref": "the reference length", "no_match_zero": "the no-match rule",
-              "zero": "the zero-precision rule", "smoothing": "the smoothing",
+KNOB_NAMES = {"input_rules": "the input checks", "ref": "the reference length",
+              "unreferenced_length": "the length of a segment without references",
+              "no_match_zero": "the no-match rule", "zero": "the zero-precision rule",
+              "smoothing": "the smoothing", "smoothing_value": "the smoothing parameter",
               "empty_order": "the rule for orders without n-grams (effective order)",
-              "weights": "the weights", "normalise": "weight normalisation",
-              "denominator": "the denominator floor", "tokenizer": "the tokenizer",
-              "case": "case folding", "float32": "the float precision"}
+              "fewer_words": "the fewer-words-than-N rule", "all_empty": "the all-empty rule",
+              "bp": "the brevity penalty", "weights": "the weights",
+              "normalise": "weight normalisation", "denominator": "the denominator floor",
+              "tokenizer": "the tokenizer", "case": "case folding",
+              "drop_empty_references": "empty references", "float32": "the float precision"}
 #: Above this many differing knobs the search stops at subsets of this size.
 MAX_SUBSET = 6
 
@@ -38,7 +37,8 @@ class Step:
     knob: str
     before: Any
     after: Any
-    score: float  # 0-1 scale, after this step
+    score: Outcome  # 0-1 scale (or "raises X"), after this step
+    detail: str = ""  # for the input checks: what each side does with this input
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,8 @@ class Attribution:
 
     a: str
     b: str
-    score_a: float
-    score_b: float
+    score_a: Outcome
+    score_b: Outcome
     steps: tuple[Step, ...] = ()
     explained: bool = False
     note: str = ""
@@ -60,10 +60,13 @@ class Attribution:
 
     def sentence(self) -> str:
         """The attribution in words."""
-        head = f"{self.a} gives {self.score_a:.6g} and {self.b} {self.score_b:.6g}"
+        head = f"{self.a} {_said(self.score_a)} and {self.b} {_said(self.score_b)}"
         if not self.explained:
             return f"{head}; {self.note or 'no combination of knobs explains it'}."
-        causes = "; ".join(f"{KNOB_NAMES.get(s.knob, s.knob)} ({self.a}: "
+        if not self.steps:
+            return f"{head}; {self.note}."
+        causes = "; ".join(f"{KNOB_NAMES.get(s.knob, s.knob)} ({s.detail})" if s.detail
+                           else f"{KNOB_NAMES.get(s.knob, s.knob)} ({self.a}: "
                            f"{describe(s.knob, s.before)}; {self.b}: {describe(s.knob, s.after)})"
                            for s in self.steps)
         count = "it" if len(self.steps) == 1 else f"these {len(self.steps)}"
@@ -71,7 +74,7 @@ class Attribution:
 
     def short(self) -> str:
         """One line for a report: the knobs, or why there are none."""
-        if not self.explained:
+        if not self.explained or not self.steps:
             return self.note or "not explained by the knobs"
         return "cause: " + ", ".join(f"{s.knob} {plain(s.before)}→{plain(s.after)}"
                                      for s in self.steps)
@@ -80,41 +83,75 @@ class Attribution:
         return {"a": self.a, "b": self.b, "score_a": self.score_a, "score_b": self.score_b,
                 "explained": self.explained, "knobs": list(self.knobs),
                 "steps": [{"knob": s.knob, "from": plain(s.before), "to": plain(s.after),
-                           "score": s.score} for s in self.steps],
+                           "score": s.score, **({"detail": s.detail} if s.detail else {})}
+                          for s in self.steps],
                 "differing": list(self.differing), "note": self.note,
                 "sentence": self.sentence()}
 
 
 def plain(value: Any) -> Any:
-    """A value as JSON holds it (tuples become lists)."""
-    return list(value) if isinstance(value, tuple) else value
+    """A value as JSON holds it (tuples become lists, input checks the convention's name)."""
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    if hasattr(value, "convention") and hasattr(value, "refusal"):
+        return f"input checks of {value.convention}"
+    return value
+
+
+def _said(outcome: Outcome) -> str:
+    return outcome if isinstance(outcome, str) else f"gives {outcome:.6g}"
 
 
 class Scorer:
-    """Knob scores of one input, with the statistics computed once per tokenization."""
+    """What knob settings answer on one input, with the statistics computed once per
+    tokenization and case folding."""
 
-    def __init__(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:
-        self.hypotheses, self.references = hypotheses, references
-        self._stats: dict[tuple[str, str, int], Any] = {}
+    def __init__(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                 level: str = "corpus") -> None:
+        self.hypotheses, self.references, self.level = hypotheses, references, level
+        self._stats: dict[tuple[Any, ...], CorpusStats] = {}
 
-    def __call__(self, k: KnobSettings) -> float:
-        order = max(len(k.weights), 1)
-        key = (k.tokenizer, k.case, order)
-        if key not in self._stats:
-            self._stats[key] = statistics(self.hypotheses, self.references, k.tokenizer,
-                                          k.case, order)
-        return knob_score(self._stats[key], k)
+    def statistics(self, k: KnobSettings) -> CorpusStats:
+        from harness.bleu.api import corpus_statistics
+
+        preprocessing, fold = k.preprocessing()
+        key = (preprocessing, fold)
+        known = self._stats.get(key)
+        if known is None or known.max_order < k.order:
+            hypotheses, references = self.hypotheses, self.references
+            if fold is not None:
+                hypotheses = [fold(h) for h in hypotheses]
+                references = [[fold(r) for r in refs] for refs in references]
+            known = corpus_statistics(hypotheses, references, preprocessing,
+                                      max(k.order, known.max_order if known else 0))
+            self._stats[key] = known
+        return known
+
+    def __call__(self, k: KnobSettings) -> Outcome:
+        return evaluate(self.statistics, k)
+
+    def settings(self, convention: str, options: Mapping[str, Any]) -> KnobSettings:
+        return CONVENTIONS[convention].knobs(options, self.level)
+
+    def refusal(self, k: KnobSettings) -> str:
+        """What ``k``'s input checks say about this input, in words."""
+        if k.input_rules is None:
+            return "no input checks"
+        error = k.input_rules.refusal(self.statistics(k))
+        if error is None:
+            return f"{k.input_rules.convention} scores this input"
+        return f"{k.input_rules.convention} raises {error.library_exception}: {error.rule}"
 
 
-def attribute(scorer: Scorer, a: str, options_a: Mapping[str, Any], score_a: float,
-              b: str, options_b: Mapping[str, Any], score_b: float) -> Attribution:
-    """Scores are on the 0-1 scale; options are the resolved options of each convention."""
-    start, target = settings_for(a, options_a), settings_for(b, options_b)
+def attribute(scorer: Scorer, a: str, options_a: Mapping[str, Any], score_a: Outcome,
+              b: str, options_b: Mapping[str, Any], score_b: Outcome) -> Attribution:
+    """Scores are on the 0-1 scale (or ``raises X``); options are the resolved options of
+    each convention."""
+    start, target = scorer.settings(a, options_a), scorer.settings(b, options_b)
     base = Attribution(a, b, score_a, score_b)
-    if start is None or target is None:
-        missing = a if start is None else b
-        return _with(base, note=f"the knob model does not cover {missing} with these options")
     precision = max(CONVENTIONS[a].precision, CONVENTIONS[b].precision)
+    if same_score(score_a, score_b, precision):
+        return _with(base, explained=True, note="they agree on this input")
     for name, settings, expected in ((a, start, score_a), (b, target, score_b)):
         if not same_score(scorer(settings), expected, max(precision, 1e-9)):
             return _with(base, note=f"the knob model does not reproduce {name} on this input")
@@ -136,5 +173,9 @@ def _replay(scorer: Scorer, start: KnobSettings, target: KnobSettings, subset) -
     steps, current = [], start
     for knob in subset:
         current = current.with_knobs(target, [knob])
-        steps.append(Step(knob, getattr(start, knob), getattr(target, knob), scorer(current)))
+        detail = ""
+        if knob == "input_rules":
+            detail = f"{scorer.refusal(start)}; {scorer.refusal(target)}"
+        steps.append(Step(knob, getattr(start, knob), getattr(target, knob), scorer(current),
+                          detail))
     return tuple(steps)

@@ -1,5 +1,5 @@
 """Why an implementation's answer differs from the convention it claims: the smallest set of
-knob changes (``harness.explain.knobs``) that turns the claimed convention into something
+knob changes (``harness.bleu.knobs``) that turns the claimed convention into something
 that gives the implementation's answer on this input.
 
 "Your implementation equals nltk with the reference length: the closest reference length,
@@ -16,23 +16,27 @@ from typing import Any
 
 from harness.bleu import CONVENTIONS
 from harness.compare import same_score
+from harness.bleu.knobs import KnobSettings, describe
 from harness.explain.attribution import KNOB_NAMES, Scorer, plain
-from harness.explain.knobs import KnobSettings, describe, settings_for
 
 #: The values a knob can take, tried as alternatives to the claimed convention's.
 ALTERNATIVES: dict[str, tuple[Any, ...]] = {
     "ref": ("closest_shorter", "closest_first", "shortest"),
     "no_match_zero": (True, False),
-    "zero": ("zero", "tiny", "zero-before-smoothing"),
-    "smoothing": ("none", "epsilon", "add-one", "add-one-from-bigram", "nist-geometric"),
-    "empty_order": ("zero", "neutral", "effective"),
+    "zero": ("zero", "tiny", "zero-before-smoothing", "dropped"),
+    "smoothing": ("none", "floor", "add-k", "add-k-from-bigram", "nist-geometric"),
+    "empty_order": ("zero", "neutral", "effective", "reweigh"),
+    "fewer_words": ("zero", "score"),
+    "bp": ("standard", "off"),
     "normalise": (True, False),
     "denominator": ("raw", "floor1"),
     "tokenizer": ("none", "13a", "intl", "char"),
-    "case": ("mixed", "lower", "ascii-lower"),
+    "case": ("mixed", "lower", "ascii-lower", "perl-lc"),
     "float32": (True, False),
 }
 UNIFORM_WEIGHTS = tuple((1 / n,) * n for n in (1, 2, 3, 4))
+#: The usual parameter of each smoothing that has one (NLTK's epsilon, add-one).
+SMOOTHING_VALUES = {"floor": 0.1, "add-k": 1, "add-k-from-bigram": 1}
 #: An answer reproduces a knob setting within this (float32 implementations included).
 MATCH = 1e-6
 MAX_KNOBS = 2
@@ -126,24 +130,23 @@ def explain_answers(convention: str, probes: Sequence[Probe],
     starts = []
     for probe in probes:
         try:
-            start = settings_for(convention, spec.resolve(probe.level, dict(probe.options)))
+            start = spec.knobs(spec.resolve(probe.level, dict(probe.options)), probe.level)
         except ValueError as error:
             return Diagnosis(convention, False,
                              note=f"has options the model cannot read: {error}")
-        if start is None:
-            return Diagnosis(convention, False,
-                             note=f"cannot be diagnosed: the knob model does not cover "
-                                  f"{convention} with these options")
         starts.append(start)
-    scorers = scorers or [Scorer(p.hypotheses, p.references) for p in probes]
+    scorers = scorers or [Scorer(p.hypotheses, p.references, p.level) for p in probes]
     for index, check in enumerate(claimed or ()):
-        if check is not None and not check(scorers[index](starts[index]) * spec.scale):
+        modelled = scorers[index](starts[index])
+        if check is not None and (isinstance(modelled, str) or not check(modelled * spec.scale)):
             return Diagnosis(convention, False,
                              note=f"cannot be diagnosed: the knob model does not reproduce "
                                   f"{convention} on this input")
     factors = (1.0, 100.0) if spec.scale == 1 else (1.0, 0.01)
 
     def reproduces(change: Mapping[str, Any]) -> float | None:
+        if "smoothing" in change:
+            change = {**change, "smoothing_value": SMOOTHING_VALUES.get(change["smoothing"])}
         for factor in factors:
             if all(same_score(scorer(replace(start, **change)),
                               probe.answer / spec.scale / factor, MATCH)

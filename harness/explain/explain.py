@@ -9,11 +9,12 @@ from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, Request
 from harness.bleu.conventions import scores_agree, unit_score
+from harness.bleu.api import corpus_statistics
+from harness.bleu.convention import Preprocessing
 from harness.bleu.result import UNSUPPORTED_INPUT
 from harness.bleu.tokenizers import tokenizer_name
 from harness.explain.attribution import Attribution, Scorer, attribute
 from harness.explain.inputs import Input
-from harness.explain.knobs import statistics
 from harness.tags import input_tags
 
 
@@ -22,15 +23,16 @@ def explain(data: Input, conventions: Sequence[str] = ()) -> dict[str, Any]:
     requests = [Request(n, data.options_for(n)) for n in names]
     outcomes = dict(zip(names, data.score(requests)))
     stats = input_statistics(data)
-    scorer = Scorer(data.hypotheses, data.references)
+    scorer = Scorer(data.hypotheses, data.references, data.level)
     attributions: list[Attribution] = []
+    answers = {name: _answer(outcome) for name, outcome in outcomes.items()}
     for a, b in combinations(names, 2):
-        x, y = outcomes[a], outcomes[b]
-        if isinstance(x, ConventionError) or isinstance(y, ConventionError):
+        x, y = answers[a], answers[b]
+        if x is None or y is None or scores_agree(a, x, b, y):
             continue
-        if not scores_agree(a, x.score, b, y.score):
-            attributions.append(attribute(scorer, a, x.options, unit_score(a, x.score),
-                                          b, y.options, unit_score(b, y.score)))
+        attributions.append(attribute(
+            scorer, a, CONVENTIONS[a].resolve(data.level, data.options_for(a)), unit_score(a, x),
+            b, CONVENTIONS[b].resolve(data.level, data.options_for(b)), unit_score(b, y)))
     try:
         tags = input_tags(list(data.hypotheses), [list(r) for r in data.references], data.level,
                           data.tokenizer)
@@ -50,8 +52,8 @@ def input_statistics(data: Input, order: int = 4) -> dict[str, Any] | None:
     names): lengths, clipped matches and n-grams, the closest reference length (the shorter
     on a tie)."""
     try:
-        corpus = statistics(list(data.hypotheses), [list(r) for r in data.references],
-                            data.tokenizer or "none", "mixed", order)
+        corpus = corpus_statistics(list(data.hypotheses), [list(r) for r in data.references],
+                                   Preprocessing(data.tokenizer or "none"), order)
     except ValueError:
         return None
     if corpus.has_segment_without_references:
@@ -61,6 +63,16 @@ def input_statistics(data: Input, order: int = 4) -> dict[str, Any] | None:
     return {"tokens": tokenizer_name(data.tokenizer or "whitespace"), "hyp_len": corpus.hyp_len,
             "ref_len": ref_len, "matches": list(corpus.matches),
             "ngrams": list(corpus.totals)}
+
+
+def _answer(outcome) -> float | str | None:
+    """A convention's answer as the knob model gives it: its score (native scale), or
+    ``raises X``; ``None`` where it cannot take the input (unsupported)."""
+    if isinstance(outcome, ConventionError):
+        if outcome.library_exception == UNSUPPORTED_INPUT:
+            return None
+        return f"raises {outcome.library_exception}"
+    return outcome.score
 
 
 def _result(name: str, outcome) -> dict[str, Any]:
@@ -99,7 +111,9 @@ def render(document: dict[str, Any]) -> str:
         for d in document["disagreements"]:
             lines.append(f"  - {d['sentence']}")
             for step in d["steps"] if len(d["steps"]) > 1 else ():
-                lines.append(f"      after {step['knob']}: {step['score']:.6g}")
+                score = step["score"]
+                lines.append(f"      after {step['knob']}: "
+                             f"{score if isinstance(score, str) else format(score, '.6g')}")
     return "\n".join(lines)
 
 

@@ -20,25 +20,27 @@ from harness.cases.loader import load
 from harness.cases.model import Case
 from harness.compare import same_score
 from harness.errors import InputError
+from harness.bleu.knobs import describe
 from harness.explain.diagnose import Probe, explain_answers
 from harness.plan import effective_options, request_for
 from harness.records import Outcome, Raised, Request, Value
 
-#: family -> (the knob its behaviour shows, probe case ids)
+#: family -> (the knob (``harness.bleu.knobs``) its behaviour shows, probe case ids); for
+#: the input checks the behaviour is what the matching conventions answer on the probes.
 PROBES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ref-length-tie": ("ref", ("b05-tie-longer-first", "b06-tie-shorter-first",
                                "tie-len8-longer-first")),
     "closest-vs-shortest": ("ref", ("b07-tf-nmt-issue-450", "b08-closest-vs-shortest")),
     "zero-overlap": ("zero", ("b01-zero-overlap", "b02-john-loves-mary-who-loves-mike",
                               "b13-you-are-ready", "zero-order3-long")),
-    "short-hypothesis": ("eff", ("b03-identical-three-tokens", "b04-one-token",
+    "short-hypothesis": ("empty_order", ("b03-identical-three-tokens", "b04-one-token",
                                  "b12-let-go-it")),
-    "corpus-denominator-floor": ("denom", ("b16-phantom-denominators",
+    "corpus-denominator-floor": ("denominator", ("b16-phantom-denominators",
                                            "b17-short-segment-in-corpus")),
-    "empty-hypothesis": ("bp", ("b09-empty-hypothesis", "empty-corpus-one-empty-hyp")),
-    "empty-reference": ("bp", ("b10-empty-reference", "empty-ref-among-others")),
+    "empty-hypothesis": ("input_rules", ("b09-empty-hypothesis", "empty-corpus-one-empty-hyp")),
+    "empty-reference": ("input_rules", ("b10-empty-reference", "empty-ref-among-others")),
     "case": ("case", ("b24-case",)),
-    "weights": ("weights", ("b20-unnormalised-weights",)),
+    "weights": ("normalise", ("b20-unnormalised-weights",)),
 }
 #: Agreement on the 0-1 scale, allowing for float32 implementations.
 TOLERANCE = 1e-6
@@ -85,14 +87,15 @@ def fingerprint(name: str, cases: Mapping[str, Case],
     families = []
     for family, (knob, ids) in PROBES.items():
         theirs = {i: _scaled(answers[i], scale) for i in ids}
-        like = []
+        like, agreeing = [], {}
         for convention in CONVENTIONS:
             ours = {i: engine_score(cases[i], convention) for i in ids}
             if all(same_score(theirs[i], ours[i], TOLERANCE) for i in ids):
                 like.append(convention)
+                agreeing = ours
         families.append({
             "family": family, "probes": list(ids), "like": like,
-            "behaviour": _behaviour(knob, like),
+            "behaviour": _behaviour(knob, like, agreeing),
             "answers": {i: (v if isinstance(v, str) else round(v, 10)) for i, v in theirs.items()},
         })
     closest = _overall(families)
@@ -143,16 +146,20 @@ def _one_cause(cases: Mapping[str, Case], answers: Mapping[str, Outcome],
     return document
 
 
-def _behaviour(knob: str, like: list[str]) -> str:
-    """The knob value the matching conventions share (their signatures), in their words."""
+def _behaviour(knob: str, like: list[str], answers: Mapping[str, float | str]) -> str:
+    """The knob value the matching conventions share, in words (for the input checks: what
+    they answer on the probes)."""
     if not like:
         return "matches no known convention"
+    if knob == "input_rules":
+        return ", ".join(f"{i}: {a if isinstance(a, str) else f'{a:.6g}'}"
+                         for i, a in answers.items())
     shown = []
     for name in like:
         convention = CONVENTIONS[name]
-        value = getattr(convention.knobs(convention.resolve("corpus", {})), knob)
-        if value not in shown:
-            shown.append(value)
+        value = getattr(convention.knobs(convention.resolve("corpus", {}), "corpus"), knob)
+        if describe(knob, value) not in shown:
+            shown.append(describe(knob, value))
     return " / ".join(shown)
 
 

@@ -123,14 +123,24 @@ def counts_line(run: Run) -> str:
     if counts[SKIPPED]:
         parts.append(f"{counts[SKIPPED]} skipped")
     if counts[DIVERGENCE]:
-        parts.append(f"{counts[DIVERGENCE]} divergences between conventions (expected, "
-                     "documented)")
+        parts.append(divergences_phrase(run))
     if run.problems:
         parts.append(f"{len(run.problems)} case-file problems")
     line = " · ".join(parts)
     if run.footer.interrupted:
         line += " · INTERRUPTED: the run did not finish"
     return f"{line} → exit {run.footer.exit_code}"
+
+
+def divergences_phrase(run: Run) -> str:
+    """How many conventions disagree, and how many of those the knob model explains (a
+    divergence is explained when switching some of the two conventions' knobs makes them
+    agree: ``harness.explain.attribution``)."""
+    divergences = [c for c in run.checks if c.verdict == DIVERGENCE]
+    unexplained = sum(1 for c in divergences if not (c.cause or {}).get("explained"))
+    said = ("all explained by the knob model" if not unexplained
+            else f"{unexplained} not explained by the knob model")
+    return f"{len(divergences)} divergences between conventions ({said})"
 
 
 def divergence_map(run: Run) -> dict[tuple[str, str], Counter]:

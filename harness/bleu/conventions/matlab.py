@@ -41,14 +41,13 @@ from typing import Any
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
-    format_weights,
     merge_options,
     require_bool,
     weight_tuple,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules
 from harness.bleu.result import ConventionError
 
 NAME = "matlab"
@@ -88,19 +87,11 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("none", options["ignore_case"])
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
-    return Knobs(
-        ref="closest,tie=shorter(undocumented)",
-        bp="c>r?1:exp(1-r/c)",
-        zero="0",
-        smooth="none",
-        weights="normalised:" + format_weights(normalised_weights(options)),
-        eff="c<N?0(before identical?1),empty?NaN",
-        denom="raw",
-        tok="whitespace",
-        case="ignore" if options["ignore_case"] else "mixed",
-        scale="1",
-    )
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        fewer_words="zero", all_empty="nan", weights=tuple(options["ngram_weights"]),
+        normalise=True, **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

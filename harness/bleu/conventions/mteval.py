@@ -41,13 +41,13 @@ from typing import Any
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
     merge_options,
     require_bool,
     require_choice,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.result import ConventionError
 
 NAME = "mteval-v13a"
@@ -85,21 +85,14 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("mteval-13a" if options["preserve_case"] else "mteval-13a-lc")
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     smoothed = not options["no_smoothing"]
-    return Knobs(
-        ref="closest,tie=shorter" if options["brevity_penalty"] == "closest" else "shortest",
-        bp="exp(min(0,1-r/c))" + (",c=0|r=0 dies" if smoothed else ""),
-        zero="nist-geometric(2^-k/l)" if smoothed else "0",
-        smooth="nist" if smoothed else "none",
-        weights="uniform:4",
-        eff="l_n=0 neutral,/N" if smoothed else "no",
-        denom="raw",
-        tok="mteval-intl" if options["international_tokenization"] else "mteval-13a",
-        case="mixed" if options["preserve_case"] else "lc(ascii)" if not options[
-            "international_tokenization"] else "lc",
-        scale="1",
-    )
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options),
+        ref=REF_RULES[options["brevity_penalty"]],
+        smoothing="nist-geometric" if smoothed else "none",
+        empty_order="neutral" if smoothed else "zero", weights=uniform(BLEU_ORDER),
+        **case_and_tokenizer(preprocessing(options)))
 
 
 def bleu_smoothed(ref_len: int, matches, totals) -> tuple[list[float], list[float], float]:

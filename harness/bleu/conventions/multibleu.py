@@ -29,12 +29,12 @@ from harness.bleu.arithmetic import my_log
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
     merge_options,
     require_bool,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.result import ConventionError
 
 NAME = "multi-bleu"
@@ -60,19 +60,11 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("multibleu-lc" if options["lc"] else "multibleu")
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
-    return Knobs(
-        ref="closest,tie=shorter,no-ref=9999",
-        bp="c<r?exp(1-r/c):1,c=0 dies",
-        zero="log0=-9999999999",
-        smooth="none",
-        weights="uniform:4",
-        eff="no",
-        denom="raw",
-        tok="whitespace(ascii)",
-        case="lc(ascii)" if options["lc"] else "mixed",
-        scale="100",
-    )
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        unreferenced_length=NO_REFERENCE_LENGTH, weights=uniform(ORDER), scale=100.0,
+        **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

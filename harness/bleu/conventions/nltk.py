@@ -31,9 +31,7 @@ from typing import Any
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
-    format_weights,
     merge_options,
     require_bool,
     require_choice,
@@ -41,6 +39,7 @@ from harness.bleu.convention import (
     weight_tuple,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, input_rules
 from harness.bleu.history import NLTK
 from harness.bleu.result import ConventionError
 
@@ -111,25 +110,32 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("none", False)
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
-    smoothing = options["smoothing"]
-    parameter = {"method1": "epsilon", "method4": "k", "method6": "alpha", "method7": "k"}
-    if smoothing in parameter:
-        key = parameter[smoothing]
-        smoothing += f"[{key}={options[key]:g}]"
-    return Knobs(
-        ref="closest,tie=shorter",
-        bp="c>r?1:c=0?0:exp(1-r/c)",
-        zero="float_min" if options["smoothing"] == "method0" else "smoothed",
-        smooth=smoothing,
-        weights="raw:" + ";".join(format_weights(w) for w in weight_sets(options)),
-        eff="auto_reweigh" if options["auto_reweigh"] else "no",
-        denom="floor1/segment",
-        tok="whitespace",
-        case="mixed",
-        scale="1",
-        version=options["version"],
-    )
+def _smoothing_knobs(options: Mapping[str, Any]) -> dict[str, Any]:
+    """NLTK's smoothing methods as knob settings (``SmoothingFunction``, Chen & Cherry 2014);
+    a precision still 0 after smoothing is left out of the sum (3.6.6, PR #2839)."""
+    method = options["smoothing"]
+    method2_all = NLTK.rules(options["version"])["method2"] == "all orders"  # before 3.6
+    return {
+        "method0": {"zero": "tiny"},
+        "method1": {"smoothing": "floor", "smoothing_value": options["epsilon"]},
+        "method2": {"smoothing": "add-k" if method2_all else "add-k-from-bigram",
+                    "smoothing_value": 1},
+        "method3": {"smoothing": "nist-geometric"},
+        "method4": {"smoothing": "nltk-method4", "smoothing_value": options["k"]},
+        "method5": {"smoothing": "nltk-method5"},
+        "method6": {"smoothing": "nltk-method6", "smoothing_value": options["alpha"]},
+        "method7": {"smoothing": "nltk-method7", "smoothing_value": options["k"]},
+    }[method] | ({} if method == "method0" else {"zero": "dropped"})
+
+
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    vectors = weight_sets(options)
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        no_match_zero=True, **_smoothing_knobs(options),
+        empty_order="reweigh" if options["auto_reweigh"] else "zero",
+        weights=vectors if is_weight_list(options) else vectors[0], denominator="floor1",
+        version=options["version"])
 
 
 def brevity_penalty(ref_len: int, hyp_len: int) -> float:

@@ -31,7 +31,6 @@ from harness.bleu.arithmetic import my_log
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
     merge_options,
     require_bool,
@@ -40,6 +39,7 @@ from harness.bleu.convention import (
     require_order,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.history import SACREBLEU
 from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
 from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS, tokenizer_name
@@ -116,24 +116,21 @@ def smooth_value(options: Mapping[str, Any]) -> float | None:
     return SMOOTH_DEFAULTS[options["smooth_method"]]
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
-    smooth = options["smooth_method"]
-    value = smooth_value(options)
-    if SMOOTH_DEFAULTS[smooth] is not None:
-        smooth += f"[{value:.2f}]"
-    return Knobs(
-        ref="closest,tie=shorter",
-        bp="c>=r?1:c=0?0:exp(1-r/c)",
-        zero="log0=-9999999999,no-match=0",
-        smooth=smooth,
-        weights=f"uniform:{options['max_ngram_order']}",
-        eff="yes" if options["effective_order"] else "no",
-        denom="raw",
-        tok=tokenizer_name(options["tokenize"]),
-        case="lc" if options["lowercase"] else "mixed",
-        scale="100",
-        version=options["version"],
-    )
+#: SacreBLEU's ``smooth_method`` as the knob model's smoothing.
+SMOOTHING_KNOBS = {"none": "none", "exp": "nist-geometric", "floor": "floor",
+                   "add-k": "add-k-from-bigram"}
+
+
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    rules = SACREBLEU.rules(options["version"])
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        unreferenced_length=-1, no_match_zero=rules["no_match_zero"],
+        smoothing=SMOOTHING_KNOBS[options["smooth_method"]],
+        smoothing_value=smooth_value(options),
+        empty_order="effective" if options["effective_order"] else "zero",
+        weights=uniform(options["max_ngram_order"]), scale=100.0, version=options["version"],
+        **case_and_tokenizer(preprocessing(options)))
 
 
 def _check_references(corpus: CorpusStats, level: str, order: int,

@@ -27,7 +27,6 @@ from harness.bleu.arithmetic import FLOAT32_PRECISION, float32
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
     merge_options,
     require_bool,
@@ -35,6 +34,7 @@ from harness.bleu.convention import (
     require_order,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
 from harness.bleu.tokenizers import tokenizer_name
 
@@ -62,19 +62,12 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing(options["tokenize"], not options["case_sensitive"])
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
-    return Knobs(
-        ref="single",
-        bp=("r=0?1:c=0?0:ratio>=1?1:exp(1-1/ratio)" if options["use_bp"] else "off"),
-        zero="nist-geometric(2^-k/l)",
-        smooth="nist(always)",
-        weights=f"uniform:{options['max_order']}",
-        eff="l_n=0 neutral,/N",
-        denom="raw",
-        tok=tokenizer_name(options["tokenize"]),
-        case="mixed" if options["case_sensitive"] else "lc",
-        scale="1(float32)",
-    )
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options), ref="first",
+        smoothing="nist-geometric", empty_order="neutral",
+        bp="standard" if options["use_bp"] else "off", weights=uniform(options["max_order"]),
+        float32=True, **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

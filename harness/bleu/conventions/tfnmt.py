@@ -31,7 +31,6 @@ from typing import Any
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
     merge_options,
     require_bool,
@@ -39,6 +38,7 @@ from harness.bleu.convention import (
     require_order,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.result import ConventionError
 from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS, tokenizer_name
 
@@ -67,19 +67,12 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing(tokenize if callable(tokenize) else TOKENIZERS.get(tokenize, tokenize))
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
-    return Knobs(
-        ref="shortest",
-        bp="ratio>1?1:exp(1-1/ratio),c=0|r=0 raise",
-        zero="0",
-        smooth="add-one(all orders)" if options["smooth"] else "none",
-        weights=f"uniform:{options['max_order']}",
-        eff="no",
-        denom="raw",
-        tok=tokenizer_name(preprocessing(options).tokenizer),
-        case="mixed",
-        scale="1",
-    )
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options), ref="shortest",
+        smoothing="add-k" if options["smooth"] else "none",
+        smoothing_value=1 if options["smooth"] else None, weights=uniform(options["max_order"]),
+        **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

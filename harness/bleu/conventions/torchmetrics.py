@@ -28,15 +28,14 @@ from harness.bleu.arithmetic import FLOAT32_PRECISION, float32
 from harness.bleu.convention import (
     Convention,
     Finished,
-    Knobs,
     Preprocessing,
-    format_weights,
     merge_options,
     require_bool,
     require_order,
     weight_tuple,
 )
 from harness.bleu.corpus import CorpusStats
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules
 from harness.bleu.result import ConventionError
 
 NAME = "torchmetrics"
@@ -69,19 +68,13 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("none")
 
 
-def knobs(options: Mapping[str, Any]) -> Knobs:
-    return Knobs(
-        ref="closest,tie=first",
-        bp="c>r?1:exp(1-r/c)",
-        zero="any order without match->0",
-        smooth="add-one(orders>=2)" if options["smooth"] else "none",
-        weights="raw:" + format_weights(weights_of(options)),
-        eff="no",
-        denom="raw",
-        tok="whitespace",
-        case="mixed",
-        scale="1(float32)",
-    )
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options), ref="closest_first",
+        no_match_zero=True, zero="zero-before-smoothing",
+        smoothing="add-k-from-bigram" if options["smooth"] else "none",
+        smoothing_value=1 if options["smooth"] else None, weights=tuple(weights_of(options)),
+        float32=True, **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

@@ -1,0 +1,151 @@
+"""The knob model (``harness.bleu.knobs``) is the one description of every convention: it must
+give what each convention's ``finish`` gives -- the score (within 1e-9; float32 conventions
+within 1e-6) or the same exception -- on every case of the corpus and on generated inputs
+with generated options (NLTK's methods 0-7, SacreBLEU's smoothing values, MATLAB's weights).
+The scores it is held to are the engine's, which the other tests hold to the libraries."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
+
+from harness.bleu import CONVENTIONS, ConventionError, score
+from harness.bleu.conventions import unit_score
+from harness.bleu.knobs import KnobSettings, describe
+from harness.bleu.result import UNSUPPORTED_INPUT
+from harness.cases.loader import load
+from harness.compare import same_score
+from harness.explain.attribution import Scorer, attribute
+from harness.plan import effective_options
+
+CASES = load(None).cases
+
+
+def engine_answer(hypotheses, references, convention: str, level: str, options) -> float | str | None:
+    """The engine's answer on the 0-1 scale, ``raises X``, or ``None`` (unsupported input or
+    options)."""
+    try:
+        result = score(hypotheses, references, convention, level, **options)
+    except ConventionError as error:
+        if error.library_exception == UNSUPPORTED_INPUT:
+            return None
+        return f"raises {error.library_exception}"
+    except ValueError:
+        return None
+    return unit_score(convention, result.score)
+
+
+def assert_model_reproduces(hypotheses, references, level: str, convention: str, options,
+                            scorer: Scorer | None = None) -> None:
+    answer = engine_answer(hypotheses, references, convention, level, options)
+    if answer is None:
+        return
+    spec = CONVENTIONS[convention]
+    scorer = scorer or Scorer(hypotheses, references, level)
+    modelled = scorer(spec.knobs(spec.resolve(level, dict(options)), level))
+    assert same_score(modelled, answer, max(spec.precision, 1e-9)), (
+        convention, options, modelled, answer)
+
+
+@pytest.mark.parametrize("convention", list(CONVENTIONS))
+def test_the_model_gives_every_answer_of_the_corpus(convention):
+    for case in CASES:
+        assert_model_reproduces(case.hypotheses, case.references, case.level, convention,
+                                effective_options(case, convention, {}))
+
+
+@pytest.mark.parametrize("convention", list(CONVENTIONS))
+def test_the_model_gives_every_identify_variant(convention):
+    """Every option setting ``identify`` searches, on every 8th case of the corpus."""
+    for case in CASES[::8]:
+        scorer = Scorer(case.hypotheses, case.references, case.level)
+        for variant in CONVENTIONS[convention].variants:
+            assert_model_reproduces(case.hypotheses, case.references, case.level, convention,
+                                    effective_options(case, convention, dict(variant)), scorer)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=corpus(), options=NLTK_OPTIONS, level=st.sampled_from(["corpus", "sentence"]))
+def test_the_model_gives_nltk_smoothing_methods_0_to_7(data, options, level):
+    hypotheses, references = data
+    if level == "sentence":
+        hypotheses, references = hypotheses[:1], references[:1]
+    assert_model_reproduces(hypotheses, references, level, "nltk", options)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=corpus(), options=SACREBLEU_OPTIONS, level=st.sampled_from(["corpus", "sentence"]))
+def test_the_model_gives_sacrebleu_smoothing_values(data, options, level):
+    hypotheses, references = data
+    if level == "sentence":
+        hypotheses, references = hypotheses[:1], references[:1]
+    assert_model_reproduces(hypotheses, references, level, "sacrebleu", options)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=corpus(), convention=st.sampled_from(list(CONVENTIONS)))
+def test_the_model_gives_every_convention_on_generated_input(data, convention):
+    hypotheses, references = data
+    assert_model_reproduces(hypotheses, references, "corpus", convention, {})
+
+
+def test_the_signature_is_derived_from_the_knobs():
+    spec = CONVENTIONS["torchmetrics"]
+    settings_ = spec.knobs(spec.resolve("corpus", {}), "corpus")
+    assert isinstance(settings_, KnobSettings)
+    assert spec.signature() == settings_.signature("torchmetrics")
+    assert "ref:closest_first" in spec.signature() and "float32:yes" in spec.signature()
+
+
+def _attribution(hypotheses, references, level, a, options_a, b, options_b):
+    scorer = Scorer(hypotheses, references, level)
+    resolved_a = CONVENTIONS[a].resolve(level, options_a)
+    resolved_b = CONVENTIONS[b].resolve(level, options_b)
+    return attribute(scorer, a, resolved_a,
+                     engine_answer(hypotheses, references, a, level, options_a),
+                     b, resolved_b, engine_answer(hypotheses, references, b, level, options_b))
+
+
+def test_an_error_against_a_value_is_explained_by_the_input_checks():
+    """multi-bleu.perl dies on an empty system output where NLTK scores 0 (case B9)."""
+    attribution = _attribution([""], [["the cat sat"]], "corpus", "nltk", {}, "multi-bleu", {})
+    assert attribution.explained and attribution.knobs == ("input_rules",)
+    assert attribution.score_b == "raises Illegal division by zero"
+    sentence = attribution.sentence()
+    assert "nltk scores this input" in sentence and "hypothesis length 0" in sentence
+
+
+#: No trigram matches: the smoothing decides.
+NO_TRIGRAM = (["the cat on mat sat"], [["the cat sat on the mat"]])
+
+
+def test_nltk_method4_against_method0_is_the_smoothing():
+    hypotheses, references = NO_TRIGRAM
+    attribution = _attribution(hypotheses, references, "sentence", "nltk",
+                               {"smoothing": "method0"}, "nltk", {"smoothing": "method4"})
+    assert attribution.explained and attribution.knobs[0] == "smoothing"
+    assert "NLTK method4" in attribution.sentence()
+
+
+def test_a_sacrebleu_floor_value_is_explained():
+    hypotheses, references = NO_TRIGRAM
+    attribution = _attribution(hypotheses, references, "sentence", "sacrebleu",
+                               {"smooth_method": "floor", "smooth_value": 0.01,
+                                "tokenize": "none"},
+                               "nltk", {"smoothing": "method1"})
+    assert attribution.score_a != attribution.score_b
+    assert attribution.explained, attribution.note
+    assert attribution.knobs == ("smoothing_value",)
+    assert "smoothing parameter 0.01" in attribution.sentence()
+
+
+def test_matlab_nan_and_fewer_words_rules_are_knobs():
+    both_empty = _attribution([""], [[""]], "sentence", "matlab", {}, "sacrebleu",
+                              {"tokenize": "none"})
+    assert both_empty.explained and "all_empty" in both_empty.knobs
+    short = _attribution(["a b c"], [["a b c"]], "sentence", "matlab", {}, "sacrebleu",
+                         {"tokenize": "none"})
+    assert short.explained and "fewer_words" in short.knobs
+    assert "fewer words than N scores 0" in describe("fewer_words", "zero")
