@@ -26,9 +26,11 @@ from harness.backends.optional import (
 )
 from harness.backends.own import EMULATED_VERSIONS, engine_backend
 from harness.bleu import CONVENTIONS
+from harness.bleu.tokenizers import get_tokenizer, tokenizer_name
 from harness.cases.lint import lint
 from harness.cases.loader import load
 from harness.cases.model import Case, Problem
+from harness.cases.retokenize import retokenize
 from harness.errors import StartupError, UsageError
 from harness.execute import DEFAULT_STARTUP_TIMEOUT, Executor
 from harness.gate import (
@@ -87,6 +89,9 @@ class RunOptions:
     known: Known = NOTHING_KNOWN
     #: library -> the Python interpreter its worker runs on (the library installed there)
     library_python: Mapping[str, str] = field(default_factory=dict)
+    #: ``--tokenizer``: a tokenizer name or the user's callable; every case is re-tokenized
+    #: with it (``harness.cases.retokenize``)
+    tokenizer: Any = None
 
 
 @dataclass
@@ -174,6 +179,10 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
     held_back = {(p.file, p.case_line) for p in lint_problems}
     cases = [c for c in select_cases(loaded.cases, options.select, options.tags)
              if (c.file, c.line) not in held_back]
+    if options.tokenizer is not None:
+        cases, untokenized = retokenize(cases, get_tokenizer(options.tokenizer),
+                                        tokenizer_name(options.tokenizer))
+        problems += untokenized
     subject = under_test_backend(options)
     backends = reference_backends(options.backends, options.library_python)
     engine_wanted = any(b.name == "own" for b in backends)
@@ -215,7 +224,8 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
                                 stream.COMPLETE if complete else stream.INTERRUPTED, stale)
     sink(footer)
     return RunResult(stream.header_from_line(header), records, problems,
-                     stream.footer_from_line(footer), loaded.cases)
+                     stream.footer_from_line(footer), tuple(cases) if options.tokenizer
+                     is not None else loaded.cases)
 
 
 def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine: bool,

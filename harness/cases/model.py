@@ -72,6 +72,9 @@ class Case:
     tokenizer: str | None = None  # None: tokenized text (whitespace split)
     end_line: int = 0  # the last line of the case's YAML
     root: str = ""  # the corpus root the case file belongs to
+    #: ``run --tokenizer``: the tokenizer the texts were re-tokenized with (the recorded
+    #: values hold for the case's own tokenization, so they are not checked)
+    retokenized_by: str = ""
 
     @property
     def hypotheses(self) -> list[str]:

@@ -9,11 +9,13 @@ from rich.console import Console
 
 from harness.bleu import CONVENTIONS
 from harness.cli.options import (
+    TOKENIZER_CHOICES,
     ProgressReporter,
     add_format,
     add_implementation,
     add_timeouts,
     library_pythons,
+    load_tokenizer,
     workers,
 )
 from harness.gate import (
@@ -59,6 +61,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--select", metavar="GLOB", help="only cases whose id matches GLOB")
     parser.add_argument("--tag", action="append", default=[], metavar="TAG",
                         help="only cases with this tag (repeatable: any of them)")
+    parser.add_argument("--tokenizer", type=load_tokenizer, metavar="MODULE:CALLABLE",
+                        help="score every case in your own tokens: each text becomes the "
+                        "function's tokens (e.g. nltk:word_tokenize; or a SacreBLEU name: "
+                        f"{', '.join(TOKENIZER_CHOICES)}) joined by spaces; the recorded "
+                        "values are skipped (they hold for the case's own tokens), the "
+                        "libraries and the divergence map run on the new tokens")
     add_format(parser, "json", "markdown")
     parser.add_argument("--output", metavar="FILE",
                         help="write the report there (json: the stream, written as it goes); "
@@ -104,7 +112,7 @@ def main(args, console: Console) -> int:
         claims=args.claims, select=args.select, tags=tuple(args.tag), timeout=args.timeout,
         startup_timeout=args.startup_timeout, jobs=args.jobs,
         strict_references=args.strict_references, known=_known(args),
-        library_python=library_pythons(args.library_python))
+        library_python=library_pythons(args.library_python), tokenizer=args.tokenizer)
     stream_file = StreamFile(outputs["--output"]) if (
         args.format == "json" and "--output" in outputs) else None
 

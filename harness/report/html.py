@@ -155,7 +155,8 @@ def matrix_data(run: Run, cases: Mapping[str, Case], previous: Run | None) -> di
 
 def divergence_figures(run: Run) -> list[dict[str, Any]]:
     """The divergence map as two Plotly figures (JSON): conventions × conventions (cases
-    where they disagree) and conventions × divergence family (divergences it takes part in)."""
+    where they disagree) and conventions × knob (the divergences it takes part in that
+    switching this knob explains, from the knob model's attribution)."""
     go, _ = _plotly()
     pairs: Counter = Counter()
     families: dict[str, Counter] = {}
@@ -169,9 +170,11 @@ def divergence_figures(run: Run) -> list[dict[str, Any]]:
                 conventions.append(name)
         pairs[(a, b)] += 1
         pairs[(b, a)] += 1
-        for tag in {t.split("@")[0] for t in record.tags} or {"(untagged)"}:
+        cause = record.cause or {}
+        knobs = list(cause.get("knobs") or ()) if cause.get("explained") else []
+        for knob in knobs or ["not explained"]:
             for name in (a, b):
-                families.setdefault(name, Counter())[tag] += 1
+                families.setdefault(name, Counter())[knob] += 1
     if not conventions:
         return []
     family_names = sorted({f for counter in families.values() for f in counter})
@@ -185,7 +188,8 @@ def divergence_figures(run: Run) -> list[dict[str, Any]]:
         z=[[families.get(c, Counter())[f] for f in family_names] for c in conventions],
         x=family_names, y=conventions, colorscale="Blues",
         hovertemplate="%{y}, %{x}: %{z} divergences<extra></extra>"))
-    second.update_layout(title="Why: divergences per convention and family", height=520,
+    second.update_layout(title="Why: divergences per convention and the knob that explains "
+                               "them", height=520,
                          margin=dict(l=120, r=20, t=50, b=160),
                          yaxis=dict(autorange="reversed"))
     return [json.loads(first.to_json()), json.loads(second.to_json())]

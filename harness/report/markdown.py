@@ -13,6 +13,7 @@ from harness.report.summary import (
     cause_of,
     counts_line,
     difference_shown,
+    divergence_causes,
     divergence_map,
     expected_shown,
     failure_groups,
@@ -57,11 +58,15 @@ def render_markdown(run: Run) -> str:
         out.append("")
     pairs = divergence_map(run)
     if pairs:
+        causes = divergence_causes(run)
         out += ["<details><summary>Divergence map: where conventions disagree (expected, "
-                "documented)</summary>", "", "| conventions | causes (cases) |", "|---|---|"]
+                "documented)</summary>", "",
+                "| conventions | why: knobs whose switch makes them agree (cases) "
+                "| where: input families (cases) |", "|---|---|---|"]
         for (a, b), tags in sorted(pairs.items()):
             out.append(f"| {a} ≠ {b} | "
-                       + ", ".join(f"{t} ({n})" for t, n in tags.most_common()) + " |")
+                       + ", ".join(f"{t} ({n})" for t, n in causes[(a, b)].most_common())
+                       + " | " + ", ".join(f"{t} ({n})" for t, n in tags.most_common()) + " |")
         out += ["", "</details>", ""]
     return "\n".join(out)
 

@@ -144,13 +144,26 @@ def divergences_phrase(run: Run) -> str:
 
 
 def divergence_map(run: Run) -> dict[tuple[str, str], Counter]:
-    """(convention, other convention) -> how many cases each divergence family explains."""
+    """(convention, other convention) -> the input families of the cases they disagree on."""
     pairs: dict[tuple[str, str], Counter] = {}
     for record in run.checks:
         if record.verdict == DIVERGENCE:
             tags = {t.split("@")[0] for t in record.tags} or {"(untagged)"}
             pairs.setdefault((record.convention, record.other), Counter()).update(
                 {t: 1 for t in tags})
+    return pairs
+
+
+def divergence_causes(run: Run) -> dict[tuple[str, str], Counter]:
+    """(convention, other convention) -> the knobs whose switch makes them agree, counted
+    over the cases they disagree on (``not explained`` where no switch does)."""
+    pairs: dict[tuple[str, str], Counter] = {}
+    for record in run.checks:
+        if record.verdict == DIVERGENCE:
+            cause = record.cause or {}
+            knobs = list(cause.get("knobs") or ()) if cause.get("explained") else []
+            pairs.setdefault((record.convention, record.other), Counter()).update(
+                {k: 1 for k in knobs or ["not explained"]})
     return pairs
 
 

@@ -8,6 +8,8 @@ cause -- and the summary line last. Plain text off a terminal (no colour, no wra
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -18,6 +20,7 @@ from harness.report.summary import (
     counts_line,
     difference_shown,
     divergence_cases,
+    divergence_causes,
     divergence_map,
     expected_shown,
     failure_groups,
@@ -79,16 +82,24 @@ def _print_map(run: Run, console: Console, say) -> None:
     if not pairs:
         return
     cases = divergence_cases(run)
+    causes = divergence_causes(run)
+
+    def counted(counter: Counter) -> str:
+        return ", ".join(f"{t} {n}" for t, n in counter.most_common())
+
     if console.is_terminal:
-        table = Table(title="Divergence map (cases per cause)", title_justify="left")
-        for column, justify in (("conventions", "left"), ("cases", "right"), ("causes", "left")):
+        table = Table(title="Divergence map (cases; why: the knobs whose switch makes them agree; "
+                            "where: the input families)", title_justify="left")
+        for column, justify in (("conventions", "left"), ("cases", "right"), ("why", "left"),
+                                ("where", "left")):
             table.add_column(column, justify=justify)
         for (a, b), tags in sorted(pairs.items()):
-            table.add_row(f"{a} ≠ {b}", str(cases[(a, b)]),
-                          ", ".join(f"{t} {n}" for t, n in tags.most_common()))
+            table.add_row(f"{a} ≠ {b}", str(cases[(a, b)]), counted(causes[(a, b)]),
+                          counted(tags))
         console.print(table)
         return
-    say("Divergence map (conventions that disagree: cases per cause)")
+    say("Divergence map (conventions that disagree: cases; why: the knobs whose switch makes "
+        "them agree; where: the input families)")
     for (a, b), tags in sorted(pairs.items()):
-        say(f"  {a} ≠ {b}: {cases[(a, b)]} cases: "
-            + ", ".join(f"{t} {n}" for t, n in tags.most_common()))
+        say(f"  {a} ≠ {b}: {cases[(a, b)]} cases; why: {counted(causes[(a, b)])}; "
+            f"where: {counted(tags)}")
