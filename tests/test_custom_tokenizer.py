@@ -17,6 +17,8 @@ from nltk.tokenize import wordpunct_tokenize
 from harness.bleu import score
 from harness.cli import main
 
+CORPUS = Path(__file__).parents[1] / "cases"
+
 ORACLES = Path(__file__).parent / "oracles"
 
 
@@ -124,3 +126,77 @@ def test_explain_names_your_tokenizer(files, capsys):
                  "mytok:words"]) == 0
     out = capsys.readouterr().out
     assert "mytok:words tokens: hypothesis length 4" in out and "<function" not in out
+
+
+# --- run --tokenizer -------------------------------------------------------------------------
+
+TOKENIZERS_MODULE = '''
+import re
+
+def words(text):
+    return re.findall(r"\\w+|[^\\w\\s]", text)
+
+def no_cats(text):
+    if "cat" in text:
+        raise RuntimeError("no cats")
+    return text.split()
+
+def with_space(text):
+    return [text]
+'''
+
+
+@pytest.fixture
+def user_tokenizers(tmp_path, monkeypatch):
+    (tmp_path / "usertok.py").write_text(TOKENIZERS_MODULE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
+def _run_records(tmp_path, *flags) -> tuple[int, list[dict]]:
+    from harness.cli import main
+
+    out = tmp_path / "run.json"
+    code = main(["run", str(CORPUS / "families" / "tokenization.yaml"), "--backend", "own",
+                 "--backend", "nltk", "--backend", "sacrebleu", "--format", "json", "--output",
+                 str(out), "-q", *flags])
+    return code, [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_run_scores_the_corpus_in_the_users_tokens(tmp_path, user_tokenizers):
+    code, lines = _run_records(tmp_path, "--tokenizer", "usertok:words")
+    checks = [line for line in lines if line.get("type") == "check"]
+    assert code == 0
+    recorded = [c for c in checks if c["check"] in ("expectation", "drift")]
+    assert recorded and all(c["verdict"] == "skipped" and "--tokenizer usertok:words"
+                            in c["message"] for c in recorded)
+    differential = [c for c in checks if c["check"] == "differential"]
+    assert differential and all(c["verdict"] == "pass" for c in differential)
+    # the libraries were asked on the user's tokens: SacreBLEU with tokenize=none
+    assert all(c["options"].get("tokenize", "none") == "none" for c in differential
+               if c["convention"] == "sacrebleu")
+
+
+def test_a_users_tokens_are_what_the_engine_scores():
+    from harness.cases.loader import load
+    from harness.cases.retokenize import retokenize
+
+    case = next(c for c in load([str(CORPUS / "families" / "tokenization.yaml")]).cases
+                if any("," in s.hyp or "." in s.hyp for s in c.segments))
+    [done], problems = retokenize([case], lambda text: text.replace(",", " , ").split(), "t")
+    assert not problems and done.tokenizer is None and done.retokenized_by == "t"
+    assert done.hypotheses == [" ".join(h.replace(",", " , ").split()) for h in case.hypotheses]
+
+
+@pytest.mark.parametrize("name, message", [
+    ("usertok:no_cats", "raised RuntimeError: no cats"),
+    ("usertok:with_space", "must be a non-empty string without whitespace"),
+])
+def test_a_tokenizer_that_fails_on_a_case_names_it_and_the_rest_run(tmp_path, user_tokenizers,
+                                                                   name, message):
+    code, lines = _run_records(tmp_path, "--tokenizer", name)
+    problems = [line for line in lines if line.get("type") == "problem"]
+    assert code == 2 and problems and all(message in p["message"] for p in problems)
+    assert all(p["case"] for p in problems)
+    if name == "usertok:no_cats":
+        assert any(line.get("type") == "check" for line in lines)  # cats aside, cases ran
