@@ -51,7 +51,7 @@ def retokenize(cases: Sequence[Case], tokenize: Callable[[str], list[str]],
 def _joined(tokenize: Callable[[str], list[str]], text: str) -> str:
     try:
         tokens = tokenize(text)
-    except Exception as error:  # the user's code: any failure is reported, never a crash
+    except Exception as error:  # noqa: BLE001 - the user's code: reported, never a crash
         raise TokenizerFailed(f"raised {type(error).__name__}: {error} on {text[:60]!r}"
                               ) from None
     if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):

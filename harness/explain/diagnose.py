@@ -15,8 +15,8 @@ from itertools import combinations, product
 from typing import Any
 
 from harness.bleu import CONVENTIONS
-from harness.compare import same_score
 from harness.bleu.knobs import KnobSettings, describe
+from harness.compare import same_score
 from harness.explain.attribution import KNOB_NAMES, Scorer, plain
 
 #: The values a knob can take, tried as alternatives to the claimed convention's.

@@ -8,9 +8,9 @@ from itertools import combinations
 from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, Request
-from harness.bleu.conventions import scores_agree, unit_score
 from harness.bleu.api import corpus_statistics
 from harness.bleu.convention import Preprocessing
+from harness.bleu.conventions import scores_agree, unit_score
 from harness.bleu.result import UNSUPPORTED_INPUT
 from harness.bleu.tokenizers import tokenizer_name
 from harness.explain.attribution import Attribution, Scorer, attribute

@@ -15,12 +15,12 @@ from typing import Any
 
 from harness.bleu import CONVENTIONS, ConventionError, score
 from harness.bleu.conventions import unit_score
+from harness.bleu.knobs import describe
 from harness.bleu.result import UNSUPPORTED_INPUT
 from harness.cases.loader import load
 from harness.cases.model import Case
 from harness.compare import same_score
 from harness.errors import InputError
-from harness.bleu.knobs import describe
 from harness.explain.diagnose import Probe, explain_answers
 from harness.plan import effective_options, request_for
 from harness.records import Outcome, Raised, Request, Value

@@ -61,8 +61,8 @@ def render_markdown(run: Run) -> str:
         causes = divergence_causes(run)
         out += ["<details><summary>Divergence map: where conventions disagree (expected, "
                 "documented)</summary>", "",
-                "| conventions | why: knobs whose switch makes them agree (cases) "
-                "| where: input families (cases) |", "|---|---|---|"]
+                ("| conventions | why: knobs whose switch makes them agree (cases) "
+                 "| where: input families (cases) |"), "|---|---|---|"]
         for (a, b), tags in sorted(pairs.items()):
             out.append(f"| {a} ≠ {b} | "
                        + ", ".join(f"{t} ({n})" for t, n in causes[(a, b)].most_common())

@@ -39,8 +39,8 @@ from harness.bleu.convention import (
     weight_tuple,
 )
 from harness.bleu.corpus import CorpusStats
-from harness.bleu.knobs import KnobSettings, input_rules
 from harness.bleu.history import NLTK
+from harness.bleu.knobs import KnobSettings, input_rules
 from harness.bleu.result import ConventionError
 
 NAME = "nltk"

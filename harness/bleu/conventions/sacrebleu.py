@@ -39,10 +39,10 @@ from harness.bleu.convention import (
     require_order,
 )
 from harness.bleu.corpus import CorpusStats
-from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.history import SACREBLEU
+from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
-from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS, tokenizer_name
+from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 from harness.bleu.tokenizers.optional import OPTIONAL_TOKENIZERS, optional_tokenizer
 
 NAME = "sacrebleu"

@@ -36,7 +36,6 @@ from harness.bleu.convention import (
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
-from harness.bleu.tokenizers import tokenizer_name
 
 NAME = "t2t"
 TOKENIZE_CHOICES = ("t2t", "none")

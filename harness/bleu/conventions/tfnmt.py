@@ -40,7 +40,7 @@ from harness.bleu.convention import (
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
 from harness.bleu.result import ConventionError
-from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS, tokenizer_name
+from harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 
 NAME = "tf-nmt"
 TOKENIZE_CHOICES = SACREBLEU_TOKENIZERS + ("split-space", "strip-split-space", "space")
