@@ -66,22 +66,21 @@ def test_the_model_gives_every_identify_variant(convention):
                                     effective_options(case, convention, dict(variant)), scorer)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=corpus(), options=NLTK_OPTIONS, level=st.sampled_from(["corpus", "sentence"]))
-def test_the_model_gives_nltk_smoothing_methods_0_to_7(data, options, level):
-    hypotheses, references = data
-    if level == "sentence":
-        hypotheses, references = hypotheses[:1], references[:1]
-    assert_model_reproduces(hypotheses, references, level, "nltk", options)
+@pytest.mark.parametrize("convention, generated_options", [
+    ("nltk", NLTK_OPTIONS),  # methods 0-7 with their epsilon, alpha and k; weights
+    ("sacrebleu", SACREBLEU_OPTIONS),  # smoothing methods and values, effective order, ...
+])
+def test_the_model_gives_generated_options(convention, generated_options):
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=corpus(), options=generated_options,
+           level=st.sampled_from(["corpus", "sentence"]))
+    def check(data, options, level):
+        hypotheses, references = data
+        if level == "sentence":
+            hypotheses, references = hypotheses[:1], references[:1]
+        assert_model_reproduces(hypotheses, references, level, convention, options)
 
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=corpus(), options=SACREBLEU_OPTIONS, level=st.sampled_from(["corpus", "sentence"]))
-def test_the_model_gives_sacrebleu_smoothing_values(data, options, level):
-    hypotheses, references = data
-    if level == "sentence":
-        hypotheses, references = hypotheses[:1], references[:1]
-    assert_model_reproduces(hypotheses, references, level, "sacrebleu", options)
+    check()
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

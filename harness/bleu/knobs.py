@@ -172,7 +172,7 @@ class KnobSettings:
     @property
     def order(self) -> int:
         """The n-gram order the statistics must hold for this setting."""
-        order = len(first_vector(self.weights))
+        order = max(len(vector) for vector in all_vectors(self.weights))
         if self.smoothing in ("nltk-method5", "nltk-method7"):
             order = max(order, 5)  # method5 reads order 5 of the last segment
         if self.input_rules is not None:
@@ -206,14 +206,19 @@ SCORING_KNOBS = tuple(f.name for f in fields(KnobSettings)
                       if f.name not in ("scale", "version"))
 
 
+def all_vectors(weights: tuple) -> tuple[tuple[float, ...], ...]:
+    """Every weight vector: NLTK takes a list of them (one score each)."""
+    return weights if weights and isinstance(weights[0], tuple) else (weights,)
+
+
 def first_vector(weights: tuple) -> tuple[float, ...]:
     """The weight vector a score is for: NLTK's list of vectors scores the first first."""
-    return weights[0] if weights and isinstance(weights[0], tuple) else weights
+    return all_vectors(weights)[0]
 
 
 def signature_value(knob: str, value: Any) -> str:
     if knob == "weights":
-        vectors = value if value and isinstance(value[0], tuple) else (value,)
+        vectors = all_vectors(value)
         return ";".join(",".join(f"{w:g}" for w in vector) for vector in vectors)
     if knob == "tokenizer":
         return tokenizer_name(value)
@@ -268,7 +273,7 @@ def evaluate(stats: StatsSource, k: KnobSettings) -> Outcome:
             return f"raises {error.library_exception}"
     try:
         return knob_score(corpus, k)
-    except (ValueError, ZeroDivisionError, OverflowError, TypeError) as error:
+    except (ConventionError, ValueError, ZeroDivisionError, OverflowError, TypeError) as error:
         # A mixture the arithmetic cannot take (no reference length for a segment without
         # references, a smoothing without its parameter): never equal to a real answer.
         return f"no score under these knobs ({type(error).__name__})"
@@ -283,9 +288,11 @@ def knob_score(corpus: CorpusStats, k: KnobSettings) -> float:
     if not corpus.segment_count or order == 0:
         return 0.0
     hyp_len = corpus.hyp_len
-    matches = corpus.matches[:order]
-    raw = corpus.totals[:order]
-    totals = corpus.floored_totals[:order] if k.denominator == "floor1" else raw
+    # NLTK smooths the precisions of every order a list of weight vectors reaches, once.
+    counted = max(len(vector) for vector in all_vectors(k.weights))
+    matches = corpus.matches[:counted]
+    raw = corpus.totals[:counted]
+    totals = corpus.floored_totals[:counted] if k.denominator == "floor1" else raw
     if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
         return math.nan
     if k.fewer_words == "zero" and raw[order - 1] == 0:
