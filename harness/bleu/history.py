@@ -29,6 +29,10 @@ class Change:
     cite: str
 
 
+#: (id of a History, release) -> its rules (``History.rules``).
+_RULES: dict[tuple[int, str], Mapping[str, Any]] = {}
+
+
 @dataclass(frozen=True)
 class History:
     library: str
@@ -47,8 +51,16 @@ class History:
             return False
 
     def rules(self, version: str | None = None) -> Mapping[str, Any]:
-        """Every rule's value at ``version`` (default: the latest release)."""
+        """Every rule's value at ``version`` (default: the latest release); computed once
+        per release (the knob model asks for them on every attribution step)."""
         version = version or self.latest
+        key = (id(self), version)
+        known = _RULES.get(key)
+        if known is None:
+            known = _RULES[key] = self._rules(version)
+        return known
+
+    def _rules(self, version: str) -> Mapping[str, Any]:
         if not self.supports(version):
             raise ValueError(f"{self.library}: the engine models releases from {self.first} on, "
                              f"not {version!r}")

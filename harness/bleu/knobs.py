@@ -212,7 +212,7 @@ def all_vectors(weights: tuple) -> tuple[tuple[float, ...], ...]:
 
 
 def first_vector(weights: tuple) -> tuple[float, ...]:
-    """The weight vector a score is for: NLTK's list of vectors scores the first first."""
+    """The weight vector the score is for (with a list of vectors, NLTK's first score)."""
     return all_vectors(weights)[0]
 
 

@@ -110,6 +110,7 @@ class Scorer:
                  level: str = "corpus") -> None:
         self.hypotheses, self.references, self.level = hypotheses, references, level
         self._stats: dict[tuple[Any, ...], CorpusStats] = {}
+        self._answers: dict[KnobSettings, Outcome] = {}
 
     def statistics(self, k: KnobSettings) -> CorpusStats:
         from harness.bleu.api import corpus_statistics
@@ -128,7 +129,13 @@ class Scorer:
         return known
 
     def __call__(self, k: KnobSettings) -> Outcome:
-        return evaluate(self.statistics, k)
+        try:
+            return self._answers[k]
+        except KeyError:
+            answer = self._answers[k] = evaluate(self.statistics, k)
+            return answer
+        except TypeError:  # an unhashable tokenizer object
+            return evaluate(self.statistics, k)
 
     def settings(self, convention: str, options: Mapping[str, Any]) -> KnobSettings:
         return CONVENTIONS[convention].knobs(options, self.level)
