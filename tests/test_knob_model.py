@@ -13,7 +13,7 @@ from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
 
 from harness.bleu import CONVENTIONS, ConventionError, score
 from harness.bleu.conventions import unit_score
-from harness.bleu.knobs import KnobSettings, describe
+from harness.bleu.knobs import describe
 from harness.bleu.result import UNSUPPORTED_INPUT
 from harness.cases.loader import load
 from harness.compare import same_score
@@ -90,12 +90,14 @@ def test_the_model_gives_every_convention_on_generated_input(data, convention):
     assert_model_reproduces(hypotheses, references, "corpus", convention, {})
 
 
-def test_the_signature_is_derived_from_the_knobs():
-    spec = CONVENTIONS["torchmetrics"]
-    settings_ = spec.knobs(spec.resolve("corpus", {}), "corpus")
-    assert isinstance(settings_, KnobSettings)
-    assert spec.signature() == settings_.signature("torchmetrics")
-    assert "ref:closest_first" in spec.signature() and "float32:yes" in spec.signature()
+def test_the_signature_names_the_knobs():
+    """torchmetrics breaks length ties toward the first-listed reference (issue #3504) and
+    computes in float32 tensors; NLTK floors each segment's n-gram count at one."""
+    torchmetrics = CONVENTIONS["torchmetrics"].signature()
+    assert "ref:closest_first" in torchmetrics and "float32:yes" in torchmetrics
+    assert "denominator:floor1" in CONVENTIONS["nltk"].signature(smoothing="method1")
+    assert "smoothing:floor|smoothing_value:0.1" in CONVENTIONS["nltk"].signature(
+        smoothing="method1")
 
 
 def _attribution(hypotheses, references, level, a, options_a, b, options_b):

@@ -15,7 +15,7 @@ from typing import Any
 
 from harness.bleu import CONVENTIONS
 from harness.bleu.corpus import CorpusStats
-from harness.bleu.knobs import KnobSettings, Outcome, describe, evaluate
+from harness.bleu.knobs import InputRules, KnobSettings, Outcome, describe, evaluate
 from harness.compare import same_score
 
 KNOB_NAMES = {"input_rules": "the input checks", "ref": "the reference length",
@@ -93,7 +93,7 @@ def plain(value: Any) -> Any:
     """A value as JSON holds it (tuples become lists, input checks the convention's name)."""
     if isinstance(value, tuple):
         return [plain(v) for v in value]
-    if hasattr(value, "convention") and hasattr(value, "refusal"):
+    if isinstance(value, InputRules):
         return f"input checks of {value.convention}"
     return value
 

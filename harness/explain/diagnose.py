@@ -15,24 +15,19 @@ from itertools import combinations, product
 from typing import Any
 
 from harness.bleu import CONVENTIONS
-from harness.bleu.knobs import KnobSettings, describe
+from harness.bleu.knobs import MEANINGS, KnobSettings, describe
 from harness.compare import same_score
 from harness.explain.attribution import KNOB_NAMES, Scorer, plain
 
-#: The values a knob can take, tried as alternatives to the claimed convention's.
+#: The values a knob can take (the knob model's vocabulary, ``MEANINGS``), tried as
+#: alternatives to the claimed convention's; NLTK's methods 4-7 need their own parameters
+#: and tokenizers are tried among SacreBLEU's usual four.
 ALTERNATIVES: dict[str, tuple[Any, ...]] = {
-    "ref": ("closest_shorter", "closest_first", "shortest"),
-    "no_match_zero": (True, False),
-    "zero": ("zero", "tiny", "zero-before-smoothing", "dropped"),
-    "smoothing": ("none", "floor", "add-k", "add-k-from-bigram", "nist-geometric"),
-    "empty_order": ("zero", "neutral", "effective", "reweigh"),
-    "fewer_words": ("zero", "score"),
-    "bp": ("standard", "off"),
-    "normalise": (True, False),
-    "denominator": ("raw", "floor1"),
+    **{knob: tuple(MEANINGS[knob]) for knob in (
+        "ref", "no_match_zero", "zero", "empty_order", "fewer_words", "all_empty", "bp",
+        "normalise", "denominator", "case", "float32")},
+    "smoothing": tuple(v for v in MEANINGS["smoothing"] if not v.startswith("nltk-")),
     "tokenizer": ("none", "13a", "intl", "char"),
-    "case": ("mixed", "lower", "ascii-lower", "perl-lc"),
-    "float32": (True, False),
 }
 UNIFORM_WEIGHTS = tuple((1 / n,) * n for n in (1, 2, 3, 4))
 #: The usual parameter of each smoothing that has one (NLTK's epsilon, add-one).

@@ -39,6 +39,7 @@ from harness.records import (
 )
 from harness.report.stream import Run
 from harness.report.summary import (
+    cause_knobs,
     cause_of,
     counts_line,
     difference_shown,
@@ -159,7 +160,7 @@ def divergence_figures(run: Run) -> list[dict[str, Any]]:
     switching this knob explains, from the knob model's attribution)."""
     go, _ = _plotly()
     pairs: Counter = Counter()
-    families: dict[str, Counter] = {}
+    causes: dict[str, Counter] = {}
     conventions: list[str] = []
     for record in run.checks:
         if record.verdict != DIVERGENCE:
@@ -170,14 +171,12 @@ def divergence_figures(run: Run) -> list[dict[str, Any]]:
                 conventions.append(name)
         pairs[(a, b)] += 1
         pairs[(b, a)] += 1
-        cause = record.cause or {}
-        knobs = list(cause.get("knobs") or ()) if cause.get("explained") else []
-        for knob in knobs or ["not explained"]:
+        for knob in cause_knobs(record):
             for name in (a, b):
-                families.setdefault(name, Counter())[knob] += 1
+                causes.setdefault(name, Counter())[knob] += 1
     if not conventions:
         return []
-    family_names = sorted({f for counter in families.values() for f in counter})
+    knob_names = sorted({k for counter in causes.values() for k in counter})
     grid = [[pairs[(a, b)] for b in conventions] for a in conventions]
     first = go.Figure(go.Heatmap(z=grid, x=conventions, y=conventions, colorscale="Reds",
                                  hovertemplate="%{y} ≠ %{x}: %{z} cases<extra></extra>"))
@@ -185,8 +184,8 @@ def divergence_figures(run: Run) -> list[dict[str, Any]]:
                         margin=dict(l=120, r=20, t=50, b=100),
                         yaxis=dict(autorange="reversed"))
     second = go.Figure(go.Heatmap(
-        z=[[families.get(c, Counter())[f] for f in family_names] for c in conventions],
-        x=family_names, y=conventions, colorscale="Blues",
+        z=[[causes.get(c, Counter())[k] for k in knob_names] for c in conventions],
+        x=knob_names, y=conventions, colorscale="Blues",
         hovertemplate="%{y}, %{x}: %{z} divergences<extra></extra>"))
     second.update_layout(title="Why: divergences per convention and the knob that explains "
                                "them", height=520,

@@ -160,11 +160,16 @@ def divergence_causes(run: Run) -> dict[tuple[str, str], Counter]:
     pairs: dict[tuple[str, str], Counter] = {}
     for record in run.checks:
         if record.verdict == DIVERGENCE:
-            cause = record.cause or {}
-            knobs = list(cause.get("knobs") or ()) if cause.get("explained") else []
             pairs.setdefault((record.convention, record.other), Counter()).update(
-                {k: 1 for k in knobs or ["not explained"]})
+                {k: 1 for k in cause_knobs(record)})
     return pairs
+
+
+def cause_knobs(record: CheckRecord) -> list[str]:
+    """The knobs that explain a divergence, or ``["not explained"]``."""
+    cause = record.cause or {}
+    knobs = list(cause.get("knobs") or ()) if cause.get("explained") else []
+    return knobs or ["not explained"]
 
 
 def divergence_cases(run: Run) -> Counter:
