@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from data import deen_3000, generated
 
-from harness.bleu import CONVENTIONS, Request, native, score, score_many, tokenizers
+from harness.bleu import CONVENTIONS, Request, native, score, score_many
+from harness.bleu.tokenizers import sacrebleu as sacrebleu_tokenizers
 
 try:
     import bleuscore
@@ -49,7 +50,7 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 def clear_caches() -> None:
     Tokenizer13a.__call__.cache_clear()
     TokenizerRegexp.__call__.cache_clear()
-    tokenizers._v14_intl_string.cache_clear()
+    sacrebleu_tokenizers._v14_intl_string.cache_clear()
 
 
 def median_seconds(call, runs: int):

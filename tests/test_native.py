@@ -24,8 +24,10 @@ pytestmark = pytest.mark.skipif(native._native is None, reason=str(native.why_un
 
 # Characters that decide tokenization: whitespace of every kind (str.split's Unicode rule),
 # 13a's punctuation and digit rules, entities and tags (13a's Python fallback), one-, two-
-# and four-byte code points (the C pass compares strings of different widths), case.
-PIECES = list("abAB .,-'\"&;:!?()[]{}$%09\n\t\x1c\x85\u2028\u3000\u00a0éΩ中😀İ") + [
+# and four-byte code points (the C pass compares strings of different widths), case; T2T's
+# Unicode punctuation and symbols and decimal digits beyond ASCII (Arabic-Indic three) next to
+# digits that are not decimal (superscript two).
+PIECES = list("abAB .,-'\"&;:!?()[]{}$%09\n\t\x1c\x85\u2028\u3000\u00a0éΩ中😀İ§€«»—¡٣²+") + [
     "&quot;", "&amp;", "&lt;", "&gt;", "&amp;quot;", "<skipped>", "-\n", "..", "5", "the", "The",
     "cat", "cat"]
 

@@ -81,6 +81,7 @@ static inline uint64_t hash_span(const void *data, int kind, Py_ssize_t start, P
 
 static inline int span_equal(const Span *a, const Span *b) {
     if (a->len != b->len || a->hash != b->hash) return 0;
+    if (a->data == b->data && a->kind == b->kind) return 1;
     if (a->kind == b->kind)
         return memcmp(a->data, b->data, (size_t)(a->len * a->kind)) == 0;
     for (Py_ssize_t i = 0; i < a->len; i++)
@@ -99,7 +100,23 @@ static int push(Spans *spans, const void *data, int kind, Py_ssize_t start, Py_s
     return 0;
 }
 
-enum { SPLIT = 0, V13A = 1, CHARS = 2, PREPARED = 3, PERL_SPLIT = 4, V13A_ASCII_LC = 5 };
+enum { SPLIT = 0, V13A = 1, CHARS = 2, PREPARED = 3, PERL_SPLIT = 4, V13A_ASCII_LC = 5,
+       T2T = 6 };
+
+/* How one text was tokenized (tokens_of): by the Python tokenizer (the C rules did not
+ * cover it), or with a separator str.split() knows and Perl's \s does not. */
+enum { USED_PYTHON = 1, UNICODE_SPACE = 2 };
+
+/* Unicode major classes for T2T (set_unicode_classes): one byte per code point, from
+ * Python's unicodedata as Tensor2Tensor enumerates them (harness.bleu.tokenizers.t2t). */
+enum { CLASS_P = 1, CLASS_S = 2 };
+static PyObject *unicode_classes_owner = NULL;
+static const unsigned char *unicode_classes = NULL;
+static Py_ssize_t unicode_classes_len = 0;
+
+static inline int unicode_class(Py_UCS4 c) {
+    return (Py_ssize_t)c < unicode_classes_len ? unicode_classes[c] : 0;
+}
 
 /* mteval-v13a's punctuation class plus period and comma (harness.bleu.tokenizers:
  * _V13A_PUNCTUATION + ".,"): where no digit touches a period, comma or dash, each of these
@@ -179,12 +196,18 @@ static int push_sequence(PyObject *result, Spans *spans, PyObject **keep) {
 
 static int unicode_space(Py_UCS4 c) { return Py_UNICODE_ISSPACE(c); }
 
-/* Runs of characters that are not ``is_space`` into ``spans``. */
+/* Runs of characters that are not ``is_space`` into ``spans``; UNICODE_SPACE into ``*flags``
+ * where a separator is not Perl whitespace. */
 static int split_on(int (*is_space)(Py_UCS4), const void *data, int kind, Py_ssize_t length,
-                    Spans *spans) {
+                    Spans *spans, int *flags) {
     Py_ssize_t i = 0;
     while (i < length) {
-        while (i < length && is_space(PyUnicode_READ(kind, data, i))) i++;
+        while (i < length) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (!is_space(c)) break;
+            if (!perl_space(c)) *flags |= UNICODE_SPACE;
+            i++;
+        }
         if (i >= length) break;
         Py_ssize_t start = i;
         while (i < length && !is_space(PyUnicode_READ(kind, data, i))) i++;
@@ -193,21 +216,82 @@ static int split_on(int (*is_space)(Py_UCS4), const void *data, int kind, Py_ssi
     return 0;
 }
 
+/* Tensor2Tensor's bleu_tokenize before its split (harness.bleu.tokenizers.t2t): three
+ * re.sub passes, each over the previous one's output, each a fixed two- or one-character
+ * pattern matched leftmost first and resumed after the match, as re.sub does:
+ *   ([^\d])([P]) -> "\1 \2 ",   ([P])([^\d]) -> " \1 \2",   ([S]) -> " \1 "
+ * where \d is re's Unicode decimal digit (Py_UNICODE_ISDECIMAL, as sre). */
+static Py_ssize_t t2t_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out) {
+    Py_ssize_t o = 0, i = 0;
+    while (i < n) {
+        Py_UCS4 a = in[i];
+        if (pass == 3) {
+            if (unicode_class(a) & CLASS_S) {
+                out[o++] = ' '; out[o++] = a; out[o++] = ' ';
+            } else {
+                out[o++] = a;
+            }
+            i++;
+            continue;
+        }
+        if (i + 1 < n) {
+            Py_UCS4 b = in[i + 1];
+            if (pass == 1 && !Py_UNICODE_ISDECIMAL(a) && (unicode_class(b) & CLASS_P)) {
+                out[o++] = a; out[o++] = ' '; out[o++] = b; out[o++] = ' ';
+                i += 2;
+                continue;
+            }
+            if (pass == 2 && (unicode_class(a) & CLASS_P) && !Py_UNICODE_ISDECIMAL(b)) {
+                out[o++] = ' '; out[o++] = a; out[o++] = ' '; out[o++] = b;
+                i += 2;
+                continue;
+            }
+        }
+        out[o++] = a;
+        i++;
+    }
+    return o;
+}
+
+/* The text after T2T's three passes, as a new str. */
+static PyObject *t2t_spaced(const void *data, int kind, Py_ssize_t n) {
+    if (!unicode_classes) {
+        PyErr_SetString(PyExc_RuntimeError, "set_unicode_classes() was not called");
+        return NULL;
+    }
+    Py_UCS4 *in = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Py_UCS4));
+    if (!in) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) in[i] = PyUnicode_READ(kind, data, i);
+    for (int pass = 1; pass <= 3; pass++) {
+        Py_UCS4 *out = PyMem_Malloc((size_t)(n ? n : 1) * (pass == 3 ? 3 : 2) * sizeof(Py_UCS4));
+        if (!out) { PyMem_Free(in); return PyErr_NoMemory(); }
+        n = t2t_pass(pass, in, n, out);
+        PyMem_Free(in);
+        in = out;
+    }
+    PyObject *spaced = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, in, n);
+    PyMem_Free(in);
+    return spaced;
+}
+
 /* The tokens of one text into ``spans``; ``*keep`` receives what must stay alive.
  * SPLIT: str.split(); V13A: SacreBLEU's 13a where the text is simple, ``prepare`` (the
  * Python tokenizer) otherwise; CHARS: every non-whitespace character (SacreBLEU ``char``);
- * PREPARED: ``prepare(text)``, which lower-cases itself. The others lower-case first when
- * ``lowercase`` (str.lower, as SacreBLEU and the Python pass do). */
+ * PREPARED: ``prepare(text)``, which lower-cases itself; T2T: Tensor2Tensor's. The others
+ * lower-case first when ``lowercase`` (str.lower, as SacreBLEU and the Python pass do).
+ * ``*flags``: USED_PYTHON, UNICODE_SPACE. */
 static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase, Spans *spans,
-                     PyObject **keep) {
+                     PyObject **keep, int *flags) {
     spans->size = 0;
     *keep = NULL;
+    *flags = 0;
     if (!PyUnicode_Check(text)) {
         PyErr_Format(PyExc_TypeError, "expected a string, got %.80s", Py_TYPE(text)->tp_name);
         return -1;
     }
     if (mode == PREPARED) {
-        PyObject *result = PyObject_CallOneArg(prepare, text);
+        *flags |= USED_PYTHON;
+            PyObject *result = PyObject_CallOneArg(prepare, text);
         return result ? push_sequence(result, spans, keep) : -1;
     }
     if (lowercase) {
@@ -222,8 +306,8 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         Py_ssize_t end = length;
         while (end > 0 && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1))) end--;
         int has_entity;
-        if (v13a_needs_python(data, kind, length, &has_entity) ||
-            (has_entity && mode == V13A_ASCII_LC)) {
+        if (v13a_needs_python(data, kind, length, &has_entity)) {
+            *flags |= USED_PYTHON;
             PyObject *result = PyObject_CallOneArg(prepare, text);
             return result ? push_sequence(result, spans, keep) : -1;
         }
@@ -240,6 +324,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         }
         if (v13a_digit_rules_apply(data, kind, end)) {
             Py_XDECREF(unescaped);
+            *flags |= USED_PYTHON;
             PyObject *result = PyObject_CallOneArg(prepare, text);
             return result ? push_sequence(result, spans, keep) : -1;
         }
@@ -255,7 +340,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
                 upper++;
             }
             if (upper < end) {
-                PyObject *folded = PyUnicode_New(end, PyUnicode_MAX_CHAR_VALUE(text));
+                PyObject *folded = PyUnicode_New(end, kind == 1 ? 0xff : kind == 2 ? 0xffff : 0x10ffff);
                 if (!folded) return -1;
                 void *target = PyUnicode_DATA(folded);
                 for (Py_ssize_t k = 0; k < end; k++) {
@@ -285,6 +370,14 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         }
         return 0;
     }
+    if (mode == T2T) {
+        PyObject *spaced = t2t_spaced(data, kind, length);
+        if (!spaced) return -1;
+        Py_XDECREF(*keep);
+        *keep = spaced;
+        return split_on(unicode_space, PyUnicode_DATA(spaced), PyUnicode_KIND(spaced),
+                        PyUnicode_GET_LENGTH(spaced), spans, flags);
+    }
     if (mode == CHARS) {
         for (; i < length; i++)
             if (!Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
@@ -294,7 +387,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
     /* SPLIT: str.split(); PERL_SPLIT: multi-bleu.perl, which reads bytes, so only ASCII
      * whitespace separates */
     return split_on(mode == PERL_SPLIT ? perl_space : unicode_space, data, kind, length,
-                    spans);
+                    spans, flags);
 }
 
 typedef struct {
@@ -530,55 +623,246 @@ static int segment_matches(Work *w, const Spans *hyp, Spans *refs, Py_ssize_t re
     return 0;
 }
 
-static PyObject *native_count(PyObject *self, PyObject *args) {
-    PyObject *hypotheses, *references, *prepare, *drops;
+/* One preprocessing of the pass: its tokenizer, its sums (one per drop variant) and the
+ * segment's tokens under it. */
+typedef struct {
     int mode, lowercase, order;
-    if (!PyArg_ParseTuple(args, "OOiOpiO!", &hypotheses, &references, &mode, &prepare,
-                          &lowercase, &order, &PyTuple_Type, &drops))
-        return NULL;
-    if (mode < SPLIT || mode > V13A_ASCII_LC) {
+    PyObject *prepare;
+    Py_ssize_t variants;
+    int *drop, any_drop, any_keep;
+    Sums *sums;
+    Spans hyp, *refs, *kept_refs;
+    Py_ssize_t refs_cap, kept_refs_cap;
+    Py_ssize_t *ref_lens, ref_lens_cap;
+    char *kept;
+    Py_ssize_t kept_cap;
+    int *flags; /* per text of the segment: the hypothesis, then the references */
+    Py_ssize_t flags_cap;
+    long long *matches, *kept_matches;
+    int counted; /* `matches` holds this segment's clipped matches over all references */
+    int share;   /* an earlier group whose tokens this one's equal where C made them, or -1 */
+} Group;
+
+/* Whether group ``b`` may take group ``a``'s tokens of a text that ``a`` tokenized in C:
+ * the same rules (13a, Hugging Face's 13a and mteval's case-preserving 13a differ only
+ * where the Python tokenizer runs), or str.split() and Perl's split where no separator is
+ * Unicode-only whitespace. */
+static int shares_tokens(const Group *a, const Group *b) {
+    if (a->lowercase != b->lowercase || a->mode == PREPARED || b->mode == PREPARED) return 0;
+    return a->mode == b->mode || (a->mode == SPLIT && b->mode == PERL_SPLIT);
+}
+
+static int may_copy(const Group *from, const Group *to, int flags) {
+    if (flags & USED_PYTHON) return 0;
+    if (from->mode == SPLIT && to->mode == PERL_SPLIT && (flags & UNICODE_SPACE)) return 0;
+    return 1;
+}
+
+static int copy_spans(Spans *to, const Spans *from) {
+    if (grow((void **)&to->items, &to->cap, from->size, sizeof(Span)) < 0) return -1;
+    if (from->size) memcpy(to->items, from->items, (size_t)from->size * sizeof(Span));
+    to->size = from->size;
+    return 0;
+}
+
+static int same_tokens(const Spans *a, const Spans *b) {
+    if (a->size != b->size) return 0;
+    for (Py_ssize_t i = 0; i < a->size; i++)
+        if (!span_equal(&a->items[i], &b->items[i])) return 0;
+    return 1;
+}
+
+static void group_free(Group *g) {
+    if (g->sums) {
+        for (Py_ssize_t v = 0; v < g->variants; v++) {
+            PyMem_Free(g->sums[v].matches); PyMem_Free(g->sums[v].totals);
+            PyMem_Free(g->sums[v].short_); PyMem_Free(g->sums[v].last_matches);
+            Py_XDECREF(g->sums[v].last_ref_lens);
+        }
+    }
+    PyMem_Free(g->sums); PyMem_Free(g->drop); PyMem_Free(g->matches);
+    PyMem_Free(g->kept_matches); PyMem_Free(g->hyp.items);
+    for (Py_ssize_t r = 0; r < g->refs_cap; r++) PyMem_Free(g->refs[r].items);
+    PyMem_Free(g->refs); PyMem_Free(g->kept_refs); PyMem_Free(g->ref_lens);
+    PyMem_Free(g->kept); PyMem_Free(g->flags);
+}
+
+static int group_init(Group *g, PyObject *spec) {
+    PyObject *drops;
+    if (!PyTuple_Check(spec) ||
+        !PyArg_ParseTuple(spec, "iOpiO!", &g->mode, &g->prepare, &g->lowercase, &g->order,
+                          &PyTuple_Type, &drops)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "a group is (mode, prepare, lowercase, order, drops)");
+        return -1;
+    }
+    if (g->mode < SPLIT || g->mode > T2T) {
         PyErr_SetString(PyExc_ValueError, "unknown tokenization mode");
-        return NULL;
+        return -1;
     }
-    if ((mode == V13A || mode == PREPARED || mode == V13A_ASCII_LC) &&
-        !PyCallable_Check(prepare)) {
+    if ((g->mode == V13A || g->mode == PREPARED || g->mode == V13A_ASCII_LC) &&
+        !PyCallable_Check(g->prepare)) {
         PyErr_SetString(PyExc_TypeError, "this mode needs a callable tokenizer");
-        return NULL;
+        return -1;
     }
-    if (order < 0) { PyErr_SetString(PyExc_ValueError, "order must not be negative"); return NULL; }
-    size_t slots = (size_t)(order ? order : 1); /* order 0: no n-grams (empty weights) */
-    Py_ssize_t variants = PyTuple_GET_SIZE(drops);
-    PyObject *result = NULL, *hyp_iter = NULL, *ref_iter = NULL;
-    Work work = {0};
-    Spans hyp = {0};
-    Spans *refs = NULL;
-    Py_ssize_t refs_cap = 0;
-    Py_ssize_t *ref_lens = NULL, ref_lens_cap = 0;
-    char *kept = NULL;
-    Py_ssize_t kept_cap = 0;
-    PyObject **keeps = NULL;
-    Py_ssize_t keeps_cap = 0;
-    long long *matches = PyMem_Calloc(slots, sizeof(long long));
-    long long *kept_matches = PyMem_Calloc(slots, sizeof(long long));
-    Spans *kept_refs = NULL;
-    Py_ssize_t kept_refs_cap = 0;
-    int any_drop = 0, any_keep = 0;
-    Sums *sums = PyMem_Calloc((size_t)(variants ? variants : 1), sizeof(Sums));
-    int *drop = PyMem_Calloc((size_t)(variants ? variants : 1), sizeof(int));
-    if (!matches || !kept_matches || !sums || !drop) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t v = 0; v < variants; v++) {
-        drop[v] = PyObject_IsTrue(PyTuple_GET_ITEM(drops, v));
-        if (drop[v] < 0) goto done;
-        if (drop[v]) any_drop = 1;
-        else any_keep = 1;
-        Sums *s = &sums[v];
-        s->order = order;
+    if (g->order < 0) {
+        PyErr_SetString(PyExc_ValueError, "order must not be negative");
+        return -1;
+    }
+    size_t slots = (size_t)(g->order ? g->order : 1); /* order 0: no n-grams (empty weights) */
+    g->variants = PyTuple_GET_SIZE(drops);
+    g->matches = PyMem_Calloc(slots, sizeof(long long));
+    g->kept_matches = PyMem_Calloc(slots, sizeof(long long));
+    g->sums = PyMem_Calloc((size_t)(g->variants ? g->variants : 1), sizeof(Sums));
+    g->drop = PyMem_Calloc((size_t)(g->variants ? g->variants : 1), sizeof(int));
+    if (!g->matches || !g->kept_matches || !g->sums || !g->drop) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t v = 0; v < g->variants; v++) {
+        g->drop[v] = PyObject_IsTrue(PyTuple_GET_ITEM(drops, v));
+        if (g->drop[v] < 0) return -1;
+        if (g->drop[v]) g->any_drop = 1;
+        else g->any_keep = 1;
+        Sums *s = &g->sums[v];
+        s->order = g->order;
         s->fewest = s->most = s->first_without = -1;
         s->matches = PyMem_Calloc(slots, sizeof(long long));
         s->totals = PyMem_Calloc(slots, sizeof(long long));
         s->short_ = PyMem_Calloc(slots, sizeof(long long));
         s->last_matches = PyMem_Calloc(slots, sizeof(long long));
-        if (!s->matches || !s->totals || !s->short_ || !s->last_matches) { PyErr_NoMemory(); goto done; }
+        if (!s->matches || !s->totals || !s->short_ || !s->last_matches) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int group_reserve(Group *g, Py_ssize_t R) {
+    if (grow((void **)&g->ref_lens, &g->ref_lens_cap, R + 1, sizeof(Py_ssize_t)) < 0) return -1;
+    Py_ssize_t cap = g->kept_cap;
+    if (grow((void **)&g->kept, &cap, R + 1, 1) < 0) return -1;
+    g->kept_cap = cap;
+    if (grow((void **)&g->flags, &g->flags_cap, R + 1, sizeof(int)) < 0) return -1;
+    if (R > g->refs_cap) {
+        Spans *grown = PyMem_Realloc(g->refs, (size_t)R * sizeof(Spans));
+        if (!grown) { PyErr_NoMemory(); return -1; }
+        memset(grown + g->refs_cap, 0, (size_t)(R - g->refs_cap) * sizeof(Spans));
+        g->refs = grown;
+        g->refs_cap = R;
+    }
+    return 0;
+}
+
+/* The sums of one group as the tuple harness.bleu.native reads. */
+static PyObject *group_result(const Group *g) {
+    PyObject *result = PyList_New(g->variants);
+    if (!result) return NULL;
+    for (Py_ssize_t v = 0; v < g->variants; v++) {
+        const Sums *s = &g->sums[v];
+        PyObject *last = Py_None;
+        Py_INCREF(Py_None);
+        if (s->count) {
+            Py_DECREF(Py_None);
+            last = Py_BuildValue("(LONL)", s->last_hyp_len, s->last_ref_lens,
+                                 tuple_of(s->last_matches, g->order), s->last_dropped);
+            if (!last) { Py_DECREF(result); return NULL; }
+        }
+        PyObject *item = Py_BuildValue(
+            "(LLNNNNLLLNNNLN)", s->count, s->hyp_len, tuple_of(s->matches, g->order),
+            tuple_of(s->totals, g->order), tuple_of(s->short_, g->order),
+            tuple_of(s->ref_sums, 4), s->without, s->without_hyp, s->never,
+            optional(s->first_without), optional(s->fewest), optional(s->most), s->longest,
+            last);
+        if (!item) { Py_DECREF(result); return NULL; }
+        PyList_SET_ITEM(result, v, item);
+    }
+    return result;
+}
+
+/* One segment under group ``gi``: its tokens (taken from an earlier group where they are
+ * the same), its clipped matches (taken from an earlier group with the same tokens counted
+ * to at least this order), into its sums. */
+static int group_segment(Work *w, Group *groups, int gi, PyObject *hyp_text,
+                         PyObject **ref_items, Py_ssize_t R, PyObject **keeps,
+                         Py_ssize_t *kept_objects) {
+    Group *g = &groups[gi];
+    g->counted = 0;
+    if (group_reserve(g, R) < 0) return -1;
+    Group *from = g->share >= 0 ? &groups[g->share] : NULL;
+    for (Py_ssize_t t = 0; t <= R; t++) {
+        PyObject *text = t ? ref_items[t - 1] : hyp_text;
+        Spans *spans = t ? &g->refs[t - 1] : &g->hyp;
+        if (from && may_copy(from, g, from->flags[t])) {
+            if (copy_spans(spans, t ? &from->refs[t - 1] : &from->hyp) < 0) return -1;
+            g->flags[t] = from->flags[t];
+        } else {
+            PyObject *keep;
+            if (tokens_of(text, g->mode, g->prepare, g->lowercase, spans, &keep,
+                          &g->flags[t]) < 0) {
+                if (keep) keeps[(*kept_objects)++] = keep;
+                return -1;
+            }
+            if (keep) keeps[(*kept_objects)++] = keep;
+        }
+        if (t) {
+            g->ref_lens[t - 1] = spans->size;
+            g->kept[t - 1] = PyUnicode_GET_LENGTH(text) != 0;
+        }
+    }
+    /* A reference that is '' has no tokens under most tokenizers, so leaving it out changes
+     * only the reference lengths; under one that makes a token of it the kept references
+     * are counted again on their own. */
+    int recount = 0;
+    for (Py_ssize_t r = 0; g->any_drop && r < R; r++)
+        if (!g->kept[r] && g->refs[r].size) recount = 1;
+    if (g->any_keep || !recount) {
+        int found = 0;
+        for (int e = 0; e < gi && !found; e++) {
+            Group *earlier = &groups[e];
+            if (!earlier->counted || earlier->order < g->order) continue;
+            if (!same_tokens(&earlier->hyp, &g->hyp)) continue;
+            Py_ssize_t r = 0;
+            while (r < R && same_tokens(&earlier->refs[r], &g->refs[r])) r++;
+            if (r < R) continue;
+            memcpy(g->matches, earlier->matches, (size_t)g->order * sizeof(long long));
+            found = 1;
+        }
+        if (!found && segment_matches(w, &g->hyp, g->refs, R, g->order, g->matches) < 0)
+            return -1;
+        g->counted = 1;
+    }
+    if (recount) {
+        if (grow((void **)&g->kept_refs, &g->kept_refs_cap, R, sizeof(Spans)) < 0) return -1;
+        Py_ssize_t k = 0;
+        for (Py_ssize_t r = 0; r < R; r++)
+            if (g->kept[r]) g->kept_refs[k++] = g->refs[r];
+        if (segment_matches(w, &g->hyp, g->kept_refs, k, g->order, g->kept_matches) < 0)
+            return -1;
+    }
+    for (Py_ssize_t v = 0; v < g->variants; v++)
+        if (add_segment(&g->sums[v], g->hyp.size, g->ref_lens, g->drop[v] ? g->kept : NULL, R,
+                        g->drop[v] && recount ? g->kept_matches : g->matches) < 0)
+            return -1;
+    return 0;
+}
+
+/* count(hypotheses, references, groups): one pass over the segments for every group
+ * ``(mode, prepare, lowercase, order, drops)``; per group, a list of sums per drop. */
+static PyObject *native_count(PyObject *self, PyObject *args) {
+    PyObject *hypotheses, *references, *specs;
+    if (!PyArg_ParseTuple(args, "OOO!", &hypotheses, &references, &PyTuple_Type, &specs))
+        return NULL;
+    Py_ssize_t group_count = PyTuple_GET_SIZE(specs);
+    PyObject *result = NULL, *hyp_iter = NULL, *ref_iter = NULL;
+    Work work = {0};
+    PyObject **keeps = NULL;
+    Py_ssize_t keeps_cap = 0;
+    Group *groups = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(Group));
+    if (!groups) return PyErr_NoMemory();
+    for (Py_ssize_t gi = 0; gi < group_count; gi++) {
+        groups[gi].share = -1;
+        if (group_init(&groups[gi], PyTuple_GET_ITEM(specs, gi)) < 0) goto done;
+        for (Py_ssize_t e = 0; e < gi && groups[gi].share < 0; e++)
+            if (shares_tokens(&groups[e], &groups[gi])) groups[gi].share = (int)e;
     }
     hyp_iter = PyObject_GetIter(hypotheses);
     if (!hyp_iter) goto done;
@@ -605,105 +889,53 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
         if (!ref_seq) { Py_DECREF(hyp_text); goto done; }
         Py_ssize_t R = PySequence_Fast_GET_SIZE(ref_seq);
         PyObject **ref_items = PySequence_Fast_ITEMS(ref_seq);
-        int failed = 0;
         Py_ssize_t kept_objects = 0;
-        if (grow((void **)&keeps, &keeps_cap, R + 1, sizeof(PyObject *)) < 0 ||
-            grow((void **)&ref_lens, &ref_lens_cap, R + 1, sizeof(Py_ssize_t)) < 0 ||
-            grow((void **)&kept, &kept_cap, R + 1, 1) < 0) {
-            failed = 1;
-        }
-        if (!failed && R > refs_cap) {
-            Spans *grown = PyMem_Realloc(refs, (size_t)R * sizeof(Spans));
-            if (!grown) { PyErr_NoMemory(); failed = 1; }
-            else {
-                memset(grown + refs_cap, 0, (size_t)(R - refs_cap) * sizeof(Spans));
-                refs = grown;
-                refs_cap = R;
-            }
-        }
-        if (!failed) {
-            PyObject *keep;
-            if (tokens_of(hyp_text, mode, prepare, lowercase, &hyp, &keep) < 0) failed = 1;
-            if (keep) keeps[kept_objects++] = keep;
-        }
-        for (Py_ssize_t r = 0; !failed && r < R; r++) {
-            PyObject *keep;
-            if (tokens_of(ref_items[r], mode, prepare, lowercase, &refs[r], &keep) < 0) failed = 1;
-            if (keep) keeps[kept_objects++] = keep;
-            if (!failed) {
-                ref_lens[r] = refs[r].size;
-                kept[r] = PyUnicode_GET_LENGTH(ref_items[r]) != 0;
-            }
-        }
-        /* A reference that is '' has no tokens under most tokenizers, so leaving it out
-         * changes only the reference lengths; under one that makes a token of it ('space':
-         * [''] ) the kept references are counted again on their own. */
-        int recount = 0;
-        for (Py_ssize_t r = 0; any_drop && r < R; r++)
-            if (!kept[r] && refs[r].size) recount = 1;
-        if (!failed && (any_keep || !recount) &&
-            segment_matches(&work, &hyp, refs, R, order, matches) < 0)
-            failed = 1;
-        if (!failed && recount) {
-            if (grow((void **)&kept_refs, &kept_refs_cap, R, sizeof(Spans)) < 0) failed = 1;
-            Py_ssize_t k = 0;
-            for (Py_ssize_t r = 0; !failed && r < R; r++)
-                if (kept[r]) kept_refs[k++] = refs[r];
-            if (!failed &&
-                segment_matches(&work, &hyp, kept_refs, k, order, kept_matches) < 0)
-                failed = 1;
-        }
-        for (Py_ssize_t v = 0; !failed && v < variants; v++)
-            if (add_segment(&sums[v], hyp.size, ref_lens, drop[v] ? kept : NULL, R,
-                            drop[v] && recount ? kept_matches : matches) < 0)
+        int failed = grow((void **)&keeps, &keeps_cap, (R + 1) * (group_count ? group_count : 1),
+                          sizeof(PyObject *)) < 0;
+        for (int gi = 0; !failed && gi < group_count; gi++)
+            if (group_segment(&work, groups, gi, hyp_text, ref_items, R, keeps,
+                              &kept_objects) < 0)
                 failed = 1;
         for (Py_ssize_t k = 0; k < kept_objects; k++) Py_DECREF(keeps[k]);
         Py_DECREF(ref_seq);
         Py_DECREF(hyp_text);
         if (failed) goto done;
     }
-    result = PyList_New(variants);
+    result = PyList_New(group_count);
     if (!result) goto done;
-    for (Py_ssize_t v = 0; v < variants; v++) {
-        Sums *s = &sums[v];
-        PyObject *last = Py_None;
-        Py_INCREF(Py_None);
-        if (s->count) {
-            Py_DECREF(Py_None);
-            last = Py_BuildValue("(LONL)", s->last_hyp_len, s->last_ref_lens,
-                                 tuple_of(s->last_matches, order), s->last_dropped);
-            if (!last) { Py_CLEAR(result); goto done; }
-        }
-        PyObject *item = Py_BuildValue(
-            "(LLNNNNLLLNNNLN)", s->count, s->hyp_len, tuple_of(s->matches, order),
-            tuple_of(s->totals, order), tuple_of(s->short_, order), tuple_of(s->ref_sums, 4),
-            s->without, s->without_hyp, s->never, optional(s->first_without),
-            optional(s->fewest), optional(s->most), s->longest, last);
-        if (!item) { Py_CLEAR(result); goto done; }
-        PyList_SET_ITEM(result, v, item);
+    for (Py_ssize_t gi = 0; gi < group_count; gi++) {
+        PyObject *sums = group_result(&groups[gi]);
+        if (!sums) { Py_CLEAR(result); goto done; }
+        PyList_SET_ITEM(result, gi, sums);
     }
 done:
     Py_XDECREF(hyp_iter);
     Py_XDECREF(ref_iter);
-    if (sums) {
-        for (Py_ssize_t v = 0; v < variants; v++) {
-            PyMem_Free(sums[v].matches); PyMem_Free(sums[v].totals);
-            PyMem_Free(sums[v].short_); PyMem_Free(sums[v].last_matches);
-            Py_XDECREF(sums[v].last_ref_lens);
-        }
-    }
-    PyMem_Free(sums); PyMem_Free(drop); PyMem_Free(matches); PyMem_Free(kept_matches);
-    PyMem_Free(kept_refs);
-    PyMem_Free(hyp.items);
-    for (Py_ssize_t r = 0; r < refs_cap; r++) PyMem_Free(refs[r].items);
-    PyMem_Free(refs); PyMem_Free(ref_lens); PyMem_Free(kept); PyMem_Free(keeps);
+    for (Py_ssize_t gi = 0; gi < group_count; gi++) group_free(&groups[gi]);
+    PyMem_Free(groups);
+    PyMem_Free(keeps);
     work_free(&work);
     return result;
 }
 
+/* set_unicode_classes(table): one byte per code point (1: P*, 2: S*) for T2T. */
+static PyObject *native_set_unicode_classes(PyObject *self, PyObject *table) {
+    if (!PyBytes_Check(table)) {
+        PyErr_SetString(PyExc_TypeError, "the class table must be bytes");
+        return NULL;
+    }
+    Py_INCREF(table);
+    Py_XSETREF(unicode_classes_owner, table);
+    unicode_classes = (const unsigned char *)PyBytes_AS_STRING(table);
+    unicode_classes_len = PyBytes_GET_SIZE(table);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"count", native_count, METH_VARARGS,
-     "count(hypotheses, references, mode, prepare, lowercase, order, drops) -> list of sums"},
+     "count(hypotheses, references, groups) -> per group, a list of sums per drop"},
+    {"set_unicode_classes", native_set_unicode_classes, METH_O,
+     "set_unicode_classes(table): T2T's character classes, one byte per code point"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -46,8 +46,8 @@ def count(
     """The corpus statistics under each preprocessing of ``needed`` (to its order), in one
     pass over ``hypotheses`` and ``references`` (validated, equally long).
 
-    With the C kernel built (:mod:`harness.bleu.native`), one C pass per tokenization
-    serves every key that shares it; otherwise one Python pass serves all keys.
+    With the C kernel built (:mod:`harness.bleu.native`), one C pass serves every key;
+    otherwise one Python pass does.
     """
     if not native.AVAILABLE:
         return count_in_python(hypotheses, references, needed)
@@ -59,24 +59,19 @@ def count_in_c(
     references: Iterable[Sequence[str]],
     needed: Mapping[Preprocessing, int],
 ) -> dict[Preprocessing, CorpusStats]:
-    """:func:`count` by the C kernel: one pass per (tokenizer, lowercase); a second pass
-    needs the input again, so iterators are materialized only when there is more than one."""
+    """:func:`count` by the C kernel: one pass over the input for every (tokenizer,
+    lowercase) at once (:func:`harness.bleu.native.count_groups`)."""
     groups: dict[tuple[str, bool], list[Preprocessing]] = {}
     for key in needed:
         groups.setdefault((key.tokenizer, key.lowercase), []).append(key)
-    if len(groups) > 1:
-        hypotheses, references = _reiterable(hypotheses), _reiterable(references)
+    counted = native.count_groups(
+        hypotheses, references,
+        [(tokenizer, lowercase, [(needed[key], key.drop_empty_references) for key in keys],
+          preparer(keys[0])) for (tokenizer, lowercase), keys in groups.items()])
     stats: dict[Preprocessing, CorpusStats] = {}
-    for (tokenizer, lowercase), keys in groups.items():
-        counted = native.count(hypotheses, references, tokenizer, lowercase,
-                               [(needed[key], key.drop_empty_references) for key in keys],
-                               preparer(keys[0]))
-        stats.update(zip(keys, counted))
+    for keys, group_stats in zip(groups.values(), counted):
+        stats.update(zip(keys, group_stats))
     return {key: stats[key] for key in needed}
-
-
-def _reiterable(items: Iterable) -> Sequence:
-    return items if isinstance(items, Sequence) else list(items)
 
 
 def count_in_python(

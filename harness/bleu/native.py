@@ -14,11 +14,13 @@ pass -- ``tests/test_native.py`` checks that on every run.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.stats import SegmentStats
 from harness.bleu.tokenizers import get_tokenizer
+from harness.bleu.tokenizers.unicode_classes import category_ranges
 
 try:
     from harness.bleu import _native
@@ -42,15 +44,68 @@ def why_unavailable() -> str | None:
 #: SacreBLEU's ``13a`` (Hugging Face's unstripped copy and mteval's case-preserving one give
 #: the same tokens wherever the C pass does them) and mteval's ASCII-folded ``mteval-13a-lc``
 #: (lines where a digit touches ``. , -`` or with ``<``, a line break or U+001C-U+001F go
-#: to the Python tokenizer, about 3% of news text), ``char`` and multi-bleu.perl's split.
+#: to the Python tokenizer, about 3% of news text), ``char``, multi-bleu.perl's split and
+#: Tensor2Tensor's Unicode-class tokenizer.
 _MODES = {"none": 0, "13a": 1, "13a-unstripped": 1, "mteval-13a": 1, "char": 2, "multibleu": 4,
-          "mteval-13a-lc": 5}
+          "mteval-13a-lc": 5, "t2t": 6}
 _PREPARED = 3
 _WITH_PYTHON_FALLBACK = (1, 5)
+_T2T = 6
+
+#: One tokenization of the pass: (tokenizer, lowercase, [(order, drop_empty_references)],
+#: the Python tokenizer, lower-casing included, for what C does not tokenize itself).
+Group = tuple[str, bool, Sequence[tuple[int, bool]], Callable[[str], list[str]]]
 
 
 def _mode(tokenizer) -> int:
     return _MODES.get(tokenizer, _PREPARED) if isinstance(tokenizer, str) else _PREPARED
+
+
+def _load_unicode_classes() -> None:
+    """Hands the C pass T2T's classes once: one byte per code point, 1 for P*, 2 for S*
+    (:func:`harness.bleu.tokenizers.unicode_classes.category_ranges`, as T2T enumerates)."""
+    global _classes_loaded
+    if _classes_loaded:
+        return
+    table = bytearray(sys.maxunicode)
+    for major, flag in (("P", 1), ("S", 2)):
+        for first, last in category_ranges()[major]:
+            table[first:last + 1] = bytes([flag]) * (last - first + 1)
+    _native.set_unicode_classes(bytes(table))
+    _classes_loaded = True
+
+
+_classes_loaded = False
+
+
+def count_groups(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    groups: Sequence[Group],
+) -> list[list[CorpusStats]]:
+    """One pass in C over the segments for every group: per group, one :class:`CorpusStats`
+    per ``(order, drop_empty_references)``.
+
+    Within a segment, a tokenization that gives the same tokens as an earlier one (13a and
+    its copies, ``str.split()`` and Perl's split on text without Unicode-only whitespace) takes
+    them, and tokens equal to those of a group counted to at least the same order take its
+    clipped matches: groups are counted highest order first, so those can be shared.
+    """
+    specs = []
+    for tokenizer, lowercase, orders_and_drops, prepare in groups:
+        mode = _mode(tokenizer)
+        if mode in _WITH_PYTHON_FALLBACK:
+            prepare = get_tokenizer(tokenizer)  # the C pass lower-cases before calling it
+        elif mode == _T2T:
+            _load_unicode_classes()
+        specs.append((mode, prepare, lowercase, max(order for order, _ in orders_and_drops),
+                      tuple(drop for _, drop in orders_and_drops)))
+    by_order = sorted(range(len(specs)), key=lambda i: -specs[i][3])
+    sums = _native.count(hypotheses, references, tuple(specs[i] for i in by_order))
+    result: list[list[CorpusStats]] = [[] for _ in groups]
+    for i, group_sums in zip(by_order, sums):
+        result[i] = [_corpus_stats(s, order) for s, (order, _) in zip(group_sums, groups[i][2])]
+    return result
 
 
 def count(
@@ -61,18 +116,9 @@ def count(
     orders_and_drops: Sequence[tuple[int, bool]],
     prepare: Callable[[str], list[str]],
 ) -> list[CorpusStats]:
-    """One pass in C: one :class:`CorpusStats` per ``(order, drop_empty_references)``.
-
-    ``tokenizer`` is done in C when it is one of :data:`_MODES`; otherwise ``prepare(text)``
-    (the Python tokenizer, lower-casing included) gives each text's tokens.
-    """
-    top = max(order for order, _ in orders_and_drops)
-    drops = tuple(drop for _, drop in orders_and_drops)
-    mode = _mode(tokenizer)
-    if mode in _WITH_PYTHON_FALLBACK:
-        prepare = get_tokenizer(tokenizer)  # the C pass lower-cases before calling it
-    sums = _native.count(hypotheses, references, mode, prepare, lowercase, top, drops)
-    return [_corpus_stats(s, order) for s, (order, _) in zip(sums, orders_and_drops)]
+    """:func:`count_groups` with one group."""
+    return count_groups(hypotheses, references,
+                        [(tokenizer, lowercase, orders_and_drops, prepare)])[0]
 
 
 def _corpus_stats(sums: tuple, order: int) -> CorpusStats:
