@@ -22,6 +22,7 @@ typedef struct {
     const void *data;
     Py_ssize_t len;
     int kind;
+    int fold; /* read with A-Z as a-z (mteval's tr/[A-Z]/[a-z]/ of another group's tokens) */
     uint64_t hash;
 } Span;
 
@@ -42,10 +43,16 @@ typedef struct {
     int64_t *gram_count, *gram_best, *gram_cur;
     Py_ssize_t *touched;
     Py_ssize_t gram_items_cap;
-    int32_t *hyp_ids, *ref_ids;
-    Py_ssize_t hyp_ids_cap, ref_ids_cap;
-    uint64_t *window_hash;
-    Py_ssize_t window_cap;
+    int32_t *hyp_ids; /* ids of a segment counted outside a group (kept references) */
+    Py_ssize_t hyp_ids_cap;
+    /* per hypothesis position: the n-gram's table entry, hash, and whether it matched */
+    int32_t *pos_gram;
+    uint64_t *hyp_hash;
+    char *hyp_alive;
+    /* per reference position: the n-gram's hash, and whether it is a hypothesis n-gram */
+    uint64_t *ref_hash;
+    char *ref_alive;
+    Py_ssize_t ref_cap;
 } Work;
 
 static int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item) {
@@ -63,7 +70,8 @@ static void work_free(Work *w) {
     PyMem_Free(w->token_slots); PyMem_Free(w->gram_slots); PyMem_Free(w->gram_start);
     PyMem_Free(w->gram_hash); PyMem_Free(w->gram_count); PyMem_Free(w->gram_best);
     PyMem_Free(w->gram_cur); PyMem_Free(w->touched); PyMem_Free(w->hyp_ids);
-    PyMem_Free(w->ref_ids); PyMem_Free(w->window_hash);
+    PyMem_Free(w->pos_gram); PyMem_Free(w->hyp_hash); PyMem_Free(w->hyp_alive);
+    PyMem_Free(w->ref_hash); PyMem_Free(w->ref_alive);
 }
 
 static inline uint64_t mix(uint64_t h) {
@@ -72,21 +80,34 @@ static inline uint64_t mix(uint64_t h) {
     return h;
 }
 
-static inline uint64_t hash_span(const void *data, int kind, Py_ssize_t start, Py_ssize_t len) {
+static inline Py_UCS4 ascii_folded(Py_UCS4 c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+static inline uint64_t hash_span(const void *data, int kind, Py_ssize_t start, Py_ssize_t len,
+                                 int fold) {
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)len;
-    for (Py_ssize_t i = 0; i < len; i++)
-        h = (h ^ PyUnicode_READ(kind, data, start + i)) * 0x100000001b3ULL;
+    if (kind == PyUnicode_1BYTE_KIND && !fold) {
+        const Py_UCS1 *c = (const Py_UCS1 *)data + start;
+        for (Py_ssize_t i = 0; i < len; i++) h = (h ^ c[i]) * 0x100000001b3ULL;
+        return mix(h);
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, start + i);
+        h = (h ^ (fold ? ascii_folded(c) : c)) * 0x100000001b3ULL;
+    }
     return mix(h);
 }
 
 static inline int span_equal(const Span *a, const Span *b) {
     if (a->len != b->len || a->hash != b->hash) return 0;
-    if (a->data == b->data && a->kind == b->kind) return 1;
-    if (a->kind == b->kind)
+    if (a->data == b->data && a->kind == b->kind && a->fold == b->fold) return 1;
+    if (a->kind == b->kind && !a->fold && !b->fold)
         return memcmp(a->data, b->data, (size_t)(a->len * a->kind)) == 0;
-    for (Py_ssize_t i = 0; i < a->len; i++)
-        if (PyUnicode_READ(a->kind, a->data, i) != PyUnicode_READ(b->kind, b->data, i))
-            return 0;
+    for (Py_ssize_t i = 0; i < a->len; i++) {
+        Py_UCS4 x = PyUnicode_READ(a->kind, a->data, i), y = PyUnicode_READ(b->kind, b->data, i);
+        if (a->fold) x = ascii_folded(x);
+        if (b->fold) y = ascii_folded(y);
+        if (x != y) return 0;
+    }
     return 1;
 }
 
@@ -96,7 +117,8 @@ static int push(Spans *spans, const void *data, int kind, Py_ssize_t start, Py_s
     s->kind = kind;
     s->data = (const char *)data + start * kind;
     s->len = len;
-    s->hash = hash_span(data, kind, start, len);
+    s->fold = 0;
+    s->hash = hash_span(data, kind, start, len, 0);
     return 0;
 }
 
@@ -106,6 +128,12 @@ enum { SPLIT = 0, V13A = 1, CHARS = 2, PREPARED = 3, PERL_SPLIT = 4, V13A_ASCII_
 /* How one text was tokenized (tokens_of): by the Python tokenizer (the C rules did not
  * cover it), or with a separator str.split() knows and Perl's \s does not. */
 enum { USED_PYTHON = 1, UNICODE_SPACE = 2 };
+
+/* What split_classified notes of a text, so that other tokenizations can take its tokens:
+ * 13a would change them (a 13a punctuation character inside a longer token, a digit before
+ * a dash, an entity, a tag, a line break, U+001C-U+001F); T2T would (a punctuation or symbol
+ * character inside a longer token); A-Z; any character beyond ASCII. */
+enum { V13A_UNSAFE = 4, PS_INSIDE = 8, HAS_UPPER = 16, NON_ASCII = 32 };
 
 /* Unicode major classes for T2T (set_unicode_classes): one byte per code point, from
  * Python's unicodedata as Tensor2Tensor enumerates them (harness.bleu.tokenizers.t2t). */
@@ -121,9 +149,14 @@ static inline int unicode_class(Py_UCS4 c) {
 /* mteval-v13a's punctuation class plus period and comma (harness.bleu.tokenizers:
  * _V13A_PUNCTUATION + ".,"): where no digit touches a period, comma or dash, each of these
  * becomes a token of its own and nothing else changes. */
-static int v13a_punctuation(Py_UCS4 c) {
-    return c < 128 && c != 0 && strchr("{|}~[\\]^_`!\"#$%&()*+:;<=>?@/.,", (int)c) != NULL;
+static const char V13A_PUNCTUATION[] = "{|}~[\\]^_`!\"#$%&()*+:;<=>?@/.,";
+static char v13a_punctuation_table[128];
+
+static void init_v13a_punctuation(void) {
+    for (const char *c = V13A_PUNCTUATION; *c; c++) v13a_punctuation_table[(int)*c] = 1;
 }
+
+static inline int v13a_punctuation(Py_UCS4 c) { return c < 128 && v13a_punctuation_table[c]; }
 
 static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 
@@ -216,11 +249,121 @@ static int split_on(int (*is_space)(Py_UCS4), const void *data, int kind, Py_ssi
     return 0;
 }
 
+/* SacreBLEU's 13a where a digit touches a period, comma or dash: its four re.sub passes over
+ * " line " (tokenizer_13a.py; harness.bleu.tokenizers.sacrebleu._V13A_RULES), each over the
+ * previous one's output, each a fixed pattern matched leftmost first and resumed after it:
+ *   ([{-~[-` -&(-+:-@/]) -> " \1 ",  ([^0-9])([.,]) -> "\1 \2 ",
+ *   ([.,])([^0-9]) -> " \1 \2",     ([0-9])(-) -> "\1 \2 "
+ * Whitespace then separates the tokens. */
+static inline int v13a_spaced_class(Py_UCS4 c) {
+    return c == ' ' || (v13a_punctuation(c) && c != '.' && c != ',');
+}
+
+static Py_ssize_t v13a_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out) {
+    Py_ssize_t o = 0, i = 0;
+    while (i < n) {
+        Py_UCS4 a = in[i];
+        if (pass == 1) {
+            if (v13a_spaced_class(a)) { out[o++] = ' '; out[o++] = a; out[o++] = ' '; }
+            else out[o++] = a;
+            i++;
+            continue;
+        }
+        if (i + 1 < n) {
+            Py_UCS4 b = in[i + 1];
+            int period_or_comma_a = a == '.' || a == ',', period_or_comma_b = b == '.' || b == ',';
+            if (pass == 2 && !is_digit(a) && period_or_comma_b) {
+                out[o++] = a; out[o++] = ' '; out[o++] = b; out[o++] = ' ';
+                i += 2;
+                continue;
+            }
+            if (pass == 3 && period_or_comma_a && !is_digit(b)) {
+                out[o++] = ' '; out[o++] = a; out[o++] = ' '; out[o++] = b;
+                i += 2;
+                continue;
+            }
+            if (pass == 4 && is_digit(a) && b == '-') {
+                out[o++] = a; out[o++] = ' '; out[o++] = b; out[o++] = ' ';
+                i += 2;
+                continue;
+            }
+        }
+        out[o++] = a;
+        i++;
+    }
+    return o;
+}
+
+static PyObject *v13a_spaced(const void *data, int kind, Py_ssize_t length) {
+    Py_ssize_t n = length + 2;
+    Py_UCS4 *in = PyMem_Malloc((size_t)n * sizeof(Py_UCS4));
+    if (!in) return PyErr_NoMemory();
+    in[0] = in[n - 1] = ' ';
+    for (Py_ssize_t i = 0; i < length; i++) in[i + 1] = PyUnicode_READ(kind, data, i);
+    for (int pass = 1; pass <= 4; pass++) {
+        Py_UCS4 *out = PyMem_Malloc((size_t)n * (pass == 1 ? 3 : 2) * sizeof(Py_UCS4));
+        if (!out) { PyMem_Free(in); return PyErr_NoMemory(); }
+        n = v13a_pass(pass, in, n, out);
+        PyMem_Free(in);
+        in = out;
+    }
+    PyObject *spaced = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, in, n);
+    PyMem_Free(in);
+    return spaced;
+}
+
+/* str.split() of ``text`` into ``spans``, noting in ``*flags`` what decides whether another
+ * tokenization gives the same tokens (derived_tokens). */
+static int split_classified(PyObject *text, Spans *spans, int *flags) {
+    spans->size = 0;
+    *flags = 0;
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "expected a string, got %.80s", Py_TYPE(text)->tp_name);
+        return -1;
+    }
+    const void *data = PyUnicode_DATA(text);
+    int kind = PyUnicode_KIND(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    int f = PyUnicode_IS_ASCII(text) ? 0 : NON_ASCII;
+    while (i < n) {
+        while (i < n) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (!Py_UNICODE_ISSPACE(c)) break;
+            if (!perl_space(c)) f |= UNICODE_SPACE;
+            if (c == '\n' || (c >= 0x1c && c <= 0x1f)) f |= V13A_UNSAFE;
+            i++;
+        }
+        if (i >= n) break;
+        Py_ssize_t start = i;
+        int inside = 0;
+        Py_UCS4 previous = 0;
+        while (i < n) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (Py_UNICODE_ISSPACE(c)) break;
+            if (c < 128) {
+                if (c >= 'A' && c <= 'Z') f |= HAS_UPPER;
+                else if (c == '&' || c == '<' || (c == '-' && is_digit(previous)))
+                    f |= V13A_UNSAFE;
+                if (v13a_punctuation_table[c]) inside |= V13A_UNSAFE;
+            }
+            if (unicode_class(c)) inside |= PS_INSIDE;
+            previous = c;
+            i++;
+        }
+        if (i - start > 1) f |= inside;
+        if (push(spans, data, kind, start, i - start) < 0) return -1;
+    }
+    *flags = f;
+    return 0;
+}
+
 /* Tensor2Tensor's bleu_tokenize before its split (harness.bleu.tokenizers.t2t): three
  * re.sub passes, each over the previous one's output, each a fixed two- or one-character
  * pattern matched leftmost first and resumed after the match, as re.sub does:
  *   ([^\d])([P]) -> "\1 \2 ",   ([P])([^\d]) -> " \1 \2",   ([S]) -> " \1 "
  * where \d is re's Unicode decimal digit (Py_UNICODE_ISDECIMAL, as sre). */
+static inline int decimal(Py_UCS4 c) { return c < 128 ? is_digit(c) : Py_UNICODE_ISDECIMAL(c); }
+
 static Py_ssize_t t2t_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out) {
     Py_ssize_t o = 0, i = 0;
     while (i < n) {
@@ -236,12 +379,12 @@ static Py_ssize_t t2t_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *o
         }
         if (i + 1 < n) {
             Py_UCS4 b = in[i + 1];
-            if (pass == 1 && !Py_UNICODE_ISDECIMAL(a) && (unicode_class(b) & CLASS_P)) {
+            if (pass == 1 && !decimal(a) && (unicode_class(b) & CLASS_P)) {
                 out[o++] = a; out[o++] = ' '; out[o++] = b; out[o++] = ' ';
                 i += 2;
                 continue;
             }
-            if (pass == 2 && (unicode_class(a) & CLASS_P) && !Py_UNICODE_ISDECIMAL(b)) {
+            if (pass == 2 && (unicode_class(a) & CLASS_P) && !decimal(b)) {
                 out[o++] = ' '; out[o++] = a; out[o++] = ' '; out[o++] = b;
                 i += 2;
                 continue;
@@ -255,10 +398,6 @@ static Py_ssize_t t2t_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *o
 
 /* The text after T2T's three passes, as a new str. */
 static PyObject *t2t_spaced(const void *data, int kind, Py_ssize_t n) {
-    if (!unicode_classes) {
-        PyErr_SetString(PyExc_RuntimeError, "set_unicode_classes() was not called");
-        return NULL;
-    }
     Py_UCS4 *in = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Py_UCS4));
     if (!in) return PyErr_NoMemory();
     for (Py_ssize_t i = 0; i < n; i++) in[i] = PyUnicode_READ(kind, data, i);
@@ -272,6 +411,15 @@ static PyObject *t2t_spaced(const void *data, int kind, Py_ssize_t n) {
     PyObject *spaced = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, in, n);
     PyMem_Free(in);
     return spaced;
+}
+
+/* Whether str.lower() would return ``text`` unchanged because it is ASCII without A-Z. */
+static int ascii_without_upper(PyObject *text) {
+    if (!PyUnicode_IS_ASCII(text)) return 0;
+    const Py_UCS1 *c = PyUnicode_1BYTE_DATA(text);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++)
+        if (c[i] >= 'A' && c[i] <= 'Z') return 0;
+    return 1;
 }
 
 /* The tokens of one text into ``spans``; ``*keep`` receives what must stay alive.
@@ -294,7 +442,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
             PyObject *result = PyObject_CallOneArg(prepare, text);
         return result ? push_sequence(result, spans, keep) : -1;
     }
-    if (lowercase) {
+    if (lowercase && !ascii_without_upper(text)) {
         text = PyObject_CallMethod(text, "lower", NULL);
         if (!text) return -1;
         *keep = text;
@@ -322,11 +470,16 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
             kind = PyUnicode_KIND(unescaped);
             end = PyUnicode_GET_LENGTH(unescaped);
         }
+        int presplit = 0;
         if (v13a_digit_rules_apply(data, kind, end)) {
+            PyObject *spaced = v13a_spaced(data, kind, end);
             Py_XDECREF(unescaped);
-            *flags |= USED_PYTHON;
-            PyObject *result = PyObject_CallOneArg(prepare, text);
-            return result ? push_sequence(result, spans, keep) : -1;
+            if (!spaced) return -1;
+            unescaped = spaced;
+            data = PyUnicode_DATA(spaced);
+            kind = PyUnicode_KIND(spaced);
+            end = PyUnicode_GET_LENGTH(spaced);
+            presplit = 1;
         }
         if (unescaped) { /* the tokens point into it from here on */
             Py_XDECREF(*keep);
@@ -352,6 +505,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
                 data = target;
             }
         }
+        if (presplit) return split_on(unicode_space, data, kind, end, spans, flags);
         while (i < end) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
             if (Py_UNICODE_ISSPACE(c)) { i++; continue; }
@@ -371,6 +525,14 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         return 0;
     }
     if (mode == T2T) {
+        if (!unicode_classes) {
+            PyErr_SetString(PyExc_RuntimeError, "set_unicode_classes() was not called");
+            return -1;
+        }
+        Py_ssize_t k = 0;
+        while (k < length && !unicode_class(PyUnicode_READ(kind, data, k))) k++;
+        if (k == length) /* no punctuation or symbol: the passes change nothing */
+            return split_on(unicode_space, data, kind, length, spans, flags);
         PyObject *spaced = t2t_spaced(data, kind, length);
         if (!spaced) return -1;
         Py_XDECREF(*keep);
@@ -477,18 +639,17 @@ static PyObject *optional(long long value) {
     return PyLong_FromLongLong(value);
 }
 
-/* Clipped matches of one segment, orders 1..order, into ``matches``. */
-static int segment_matches(Work *w, const Spans *hyp, Spans *refs, Py_ssize_t ref_count,
-                           int order, long long *matches) {
-    for (int n = 0; n < order; n++) matches[n] = 0;
+/* The token ids of one segment into ``ids``: the hypothesis's (0, 1, ... by first use),
+ * then each reference's (the id of the equal hypothesis token, or -1: a token the hypothesis
+ * lacks cannot be in a matching n-gram). The clipped matches depend on nothing else, so two
+ * tokenizations with equal ids have equal matches. ``ids`` holds H + all reference tokens. */
+static int assign_ids(Work *w, const Spans *hyp, const Spans *refs, Py_ssize_t ref_count,
+                      int32_t *ids) {
     Py_ssize_t H = hyp->size;
-    if (H == 0 || ref_count == 0) return 0;
-    /* token ids */
     Py_ssize_t cap = 16;
     while (cap < 2 * H) cap *= 2;
     if (grow((void **)&w->token_slots, &w->token_cap, cap, sizeof(int32_t)) < 0) return -1;
     memset(w->token_slots, 0, (size_t)cap * sizeof(int32_t));
-    if (grow((void **)&w->hyp_ids, &w->hyp_ids_cap, H, sizeof(int32_t)) < 0) return -1;
     Py_ssize_t mask = cap - 1;
     int32_t distinct = 0;
     for (Py_ssize_t i = 0; i < H; i++) {
@@ -498,44 +659,58 @@ static int segment_matches(Work *w, const Spans *hyp, Spans *refs, Py_ssize_t re
             int32_t entry = w->token_slots[slot];
             if (entry == 0) {
                 w->token_slots[slot] = (int32_t)(i + 1); /* position + 1 of its first use */
-                w->hyp_ids[i] = distinct++;
+                ids[i] = distinct++;
                 break;
             }
             if (span_equal(&hyp->items[entry - 1], t)) {
-                w->hyp_ids[i] = w->hyp_ids[entry - 1];
+                ids[i] = ids[entry - 1];
                 break;
             }
             slot = (slot + 1) & mask;
         }
     }
-    /* reference ids (-1: not in the hypothesis) */
-    Py_ssize_t max_ref = 0;
-    for (Py_ssize_t r = 0; r < ref_count; r++)
+    Py_ssize_t at = H;
+    for (Py_ssize_t r = 0; r < ref_count; r++) {
+        for (Py_ssize_t j = 0; j < refs[r].size; j++) {
+            const Span *t = &refs[r].items[j];
+            int32_t id = -1;
+            if (H) {
+                Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
+                for (;;) {
+                    int32_t entry = w->token_slots[slot];
+                    if (entry == 0) break;
+                    if (span_equal(&hyp->items[entry - 1], t)) { id = ids[entry - 1]; break; }
+                    slot = (slot + 1) & mask;
+                }
+            }
+            ids[at++] = id;
+        }
+    }
+    return 0;
+}
+
+/* Clipped matches, orders 1..order, into ``matches``, from the ids of assign_ids: a table of
+ * the hypothesis's distinct n-grams per order keeps its count and the largest count in any
+ * one reference; clipped matches are the sum of the minima.
+ *
+ * An n-gram can match only where both of its (n-1)-grams do: in the hypothesis, both matched
+ * some reference; in a reference, both are hypothesis n-grams. So each order looks only at
+ * the positions the previous order left alive, and the n-gram's hash extends the (n-1)-gram's:
+ * high orders cost what their matches cost (mteval's nine orders, long lines). */
+static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const int32_t *ref_ids,
+                         const Spans *refs, Py_ssize_t ref_count, int order,
+                         long long *matches) {
+    for (int n = 0; n < order; n++) matches[n] = 0;
+    if (H == 0 || ref_count == 0) return 0;
+    Py_ssize_t max_ref = 0, total_ref = 0;
+    for (Py_ssize_t r = 0; r < ref_count; r++) {
         if (refs[r].size > max_ref) max_ref = refs[r].size;
+        total_ref += refs[r].size;
+    }
     Py_ssize_t top = order;
     if (top > H) top = H;
     if (top > max_ref) top = max_ref;
     if (top == 0) return 0;
-    Py_ssize_t total_ref = 0;
-    for (Py_ssize_t r = 0; r < ref_count; r++) total_ref += refs[r].size;
-    if (grow((void **)&w->ref_ids, &w->ref_ids_cap, total_ref + 1, sizeof(int32_t)) < 0)
-        return -1;
-    Py_ssize_t at = 0;
-    for (Py_ssize_t r = 0; r < ref_count; r++) {
-        for (Py_ssize_t j = 0; j < refs[r].size; j++) {
-            const Span *t = &refs[r].items[j];
-            Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
-            int32_t id = -1;
-            for (;;) {
-                int32_t entry = w->token_slots[slot];
-                if (entry == 0) break;
-                if (span_equal(&hyp->items[entry - 1], t)) { id = w->hyp_ids[entry - 1]; break; }
-                slot = (slot + 1) & mask;
-            }
-            w->ref_ids[at++] = id;
-        }
-    }
-    /* n-gram tables, one order at a time */
     Py_ssize_t gcap = 16;
     while (gcap < 2 * H) gcap *= 2;
     if (grow((void **)&w->gram_slots, &w->gram_cap, gcap, sizeof(int32_t)) < 0) return -1;
@@ -548,18 +723,32 @@ static int segment_matches(Work *w, const Spans *hyp, Spans *refs, Py_ssize_t re
         c = w->gram_items_cap; if (grow((void **)&w->gram_best, &c, items_cap, sizeof(int64_t)) < 0) return -1;
         c = w->gram_items_cap; if (grow((void **)&w->gram_cur, &c, items_cap, sizeof(int64_t)) < 0) return -1;
         c = w->gram_items_cap; if (grow((void **)&w->touched, &c, items_cap, sizeof(Py_ssize_t)) < 0) return -1;
+        c = w->gram_items_cap; if (grow((void **)&w->pos_gram, &c, items_cap, sizeof(int32_t)) < 0) return -1;
+        c = w->gram_items_cap; if (grow((void **)&w->hyp_hash, &c, items_cap, sizeof(uint64_t)) < 0) return -1;
+        c = w->gram_items_cap; if (grow((void **)&w->hyp_alive, &c, items_cap, 1) < 0) return -1;
         w->gram_items_cap = items_cap;
     }
-    Py_ssize_t longest_side = H > max_ref ? H : max_ref;
-    if (grow((void **)&w->window_hash, &w->window_cap, longest_side, sizeof(uint64_t)) < 0)
-        return -1;
+    Py_ssize_t ref_cap = w->ref_cap;
+    if (grow((void **)&w->ref_hash, &ref_cap, total_ref + 1, sizeof(uint64_t)) < 0) return -1;
+    if (ref_cap != w->ref_cap) {
+        Py_ssize_t c = w->ref_cap;
+        if (grow((void **)&w->ref_alive, &c, ref_cap, 1) < 0) return -1;
+        w->ref_cap = ref_cap;
+    }
+    int32_t *pos_gram = w->pos_gram;
+    uint64_t *hyp_hash = w->hyp_hash, *ref_hash = w->ref_hash;
+    char *hyp_alive = w->hyp_alive, *ref_alive = w->ref_alive;
+    const uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    for (Py_ssize_t i = 0; i < H; i++) { hyp_hash[i] = seed; hyp_alive[i] = 1; }
+    for (Py_ssize_t j = 0; j < total_ref; j++) { ref_hash[j] = seed; ref_alive[j] = ref_ids[j] >= 0; }
     Py_ssize_t gmask = gcap - 1;
     for (Py_ssize_t n = 1; n <= top; n++) {
         memset(w->gram_slots, 0, (size_t)gcap * sizeof(int32_t));
         Py_ssize_t grams = 0;
         for (Py_ssize_t i = 0; i + n <= H; i++) {
-            uint64_t h = (uint64_t)n;
-            for (Py_ssize_t k = 0; k < n; k++) h = mix(h ^ (uint64_t)(uint32_t)w->hyp_ids[i + k]);
+            if (n > 1 && !(hyp_alive[i] && hyp_alive[i + 1])) { pos_gram[i] = -1; continue; }
+            uint64_t h = mix(hyp_hash[i] ^ (uint64_t)(uint32_t)hyp_ids[i + n - 1]);
+            hyp_hash[i] = h;
             Py_ssize_t slot = (Py_ssize_t)(h & (uint64_t)gmask);
             for (;;) {
                 int32_t entry = w->gram_slots[slot];
@@ -570,44 +759,54 @@ static int segment_matches(Work *w, const Spans *hyp, Spans *refs, Py_ssize_t re
                     w->gram_count[grams] = 1;
                     w->gram_best[grams] = 0;
                     w->gram_cur[grams] = 0;
+                    pos_gram[i] = (int32_t)grams;
                     grams++;
                     break;
                 }
                 Py_ssize_t g = entry - 1;
                 if (w->gram_hash[g] == h &&
-                    memcmp(&w->hyp_ids[w->gram_start[g]], &w->hyp_ids[i],
+                    memcmp(&hyp_ids[w->gram_start[g]], &hyp_ids[i],
                            (size_t)n * sizeof(int32_t)) == 0) {
                     w->gram_count[g]++;
+                    pos_gram[i] = (int32_t)g;
                     break;
                 }
                 slot = (slot + 1) & gmask;
             }
         }
+        if (!grams) break; /* nothing left that could match */
         Py_ssize_t base = 0;
         for (Py_ssize_t r = 0; r < ref_count; r++) {
-            const int32_t *ids = &w->ref_ids[base];
-            Py_ssize_t L = refs[r].size, touched = 0, run = 0;
+            const int32_t *ids = &ref_ids[base];
+            char *alive = &ref_alive[base];
+            uint64_t *hashes = &ref_hash[base];
+            Py_ssize_t L = refs[r].size, touched = 0;
             base += L;
-            for (Py_ssize_t j = 0; j < L; j++) {
-                run = ids[j] < 0 ? 0 : run + 1;
-                if (run < n) continue;
-                const int32_t *gram = &ids[j - n + 1];
-                uint64_t h = (uint64_t)n;
-                for (Py_ssize_t k = 0; k < n; k++) h = mix(h ^ (uint64_t)(uint32_t)gram[k]);
+            for (Py_ssize_t j = 0; j + n <= L; j++) {
+                /* alive[j], alive[j + 1]: the (n-1)-grams at j and j + 1 are hypothesis
+                 * n-grams (for n = 1: the token is a hypothesis token) */
+                if (!alive[j] || (n > 1 && !alive[j + 1])) { alive[j] = 0; continue; }
+                uint64_t h = mix(hashes[j] ^ (uint64_t)(uint32_t)ids[j + n - 1]);
+                hashes[j] = h;
+                const int32_t *gram = &ids[j];
                 Py_ssize_t slot = (Py_ssize_t)(h & (uint64_t)gmask);
+                int found = 0;
                 for (;;) {
                     int32_t entry = w->gram_slots[slot];
                     if (entry == 0) break;
                     Py_ssize_t g = entry - 1;
                     if (w->gram_hash[g] == h &&
-                        memcmp(&w->hyp_ids[w->gram_start[g]], gram,
+                        memcmp(&hyp_ids[w->gram_start[g]], gram,
                                (size_t)n * sizeof(int32_t)) == 0) {
                         if (w->gram_cur[g]++ == 0) w->touched[touched++] = g;
+                        found = 1;
                         break;
                     }
                     slot = (slot + 1) & gmask;
                 }
+                alive[j] = (char)found;
             }
+            for (Py_ssize_t j = L - n + 1 > 0 ? L - n + 1 : 0; j < L; j++) alive[j] = 0;
             for (Py_ssize_t t = 0; t < touched; t++) {
                 Py_ssize_t g = w->touched[t];
                 if (w->gram_cur[g] > w->gram_best[g]) w->gram_best[g] = w->gram_cur[g];
@@ -619,8 +818,27 @@ static int segment_matches(Work *w, const Spans *hyp, Spans *refs, Py_ssize_t re
             matched += w->gram_count[g] < w->gram_best[g] ? w->gram_count[g] : w->gram_best[g];
         if (!matched) break; /* no longer n-gram can match */
         matches[n - 1] = matched;
+        for (Py_ssize_t i = 0; i < H; i++)
+            hyp_alive[i] = i + n <= H && pos_gram[i] >= 0 && w->gram_best[pos_gram[i]] > 0;
     }
     return 0;
+}
+
+static Py_ssize_t token_count(const Spans *hyp, const Spans *refs, Py_ssize_t ref_count) {
+    Py_ssize_t total = hyp->size;
+    for (Py_ssize_t r = 0; r < ref_count; r++) total += refs[r].size;
+    return total;
+}
+
+/* Clipped matches of one segment, orders 1..order, into ``matches``. */
+static int segment_matches(Work *w, const Spans *hyp, const Spans *refs, Py_ssize_t ref_count,
+                           int order, long long *matches) {
+    if (grow((void **)&w->hyp_ids, &w->hyp_ids_cap, token_count(hyp, refs, ref_count) + 1,
+             sizeof(int32_t)) < 0)
+        return -1;
+    if (assign_ids(w, hyp, refs, ref_count, w->hyp_ids) < 0) return -1;
+    return count_matches(w, w->hyp_ids, hyp->size, w->hyp_ids + hyp->size, refs, ref_count,
+                         order, matches);
 }
 
 /* One preprocessing of the pass: its tokenizer, its sums (one per drop variant) and the
@@ -639,16 +857,22 @@ typedef struct {
     int *flags; /* per text of the segment: the hypothesis, then the references */
     Py_ssize_t flags_cap;
     long long *matches, *kept_matches;
-    int counted; /* `matches` holds this segment's clipped matches over all references */
-    int share;   /* an earlier group whose tokens this one's equal where C made them, or -1 */
+    int32_t *ids; /* the segment's token ids (assign_ids) */
+    Py_ssize_t ids_cap;
+    int counted; /* `matches` and `ids` hold this segment's, over all references */
+    int share;   /* an earlier group whose tokens give this one's where C made them, or -1 */
+    int fold;    /* ... after mteval's tr/[A-Z]/[a-z]/ */
+    int source;  /* this segment: the group whose tokens this one's equal in every text, or -1 */
 } Group;
 
-/* Whether group ``b`` may take group ``a``'s tokens of a text that ``a`` tokenized in C:
- * the same rules (13a, Hugging Face's 13a and mteval's case-preserving 13a differ only
- * where the Python tokenizer runs), or str.split() and Perl's split where no separator is
- * Unicode-only whitespace. */
+/* Whether group ``b`` may take group ``a``'s tokens of a text that ``a`` tokenized in C: 1
+ * where the rules are the same (13a, Hugging Face's 13a and mteval's case-preserving 13a
+ * differ only where the Python tokenizer runs), or str.split() and Perl's split (equal where
+ * no separator is Unicode-only whitespace); 2 where ``b`` is mteval's ASCII-folded 13a and
+ * ``a`` 13a (folding moves no token boundary: no letter is in 13a's punctuation). */
 static int shares_tokens(const Group *a, const Group *b) {
     if (a->lowercase != b->lowercase || a->mode == PREPARED || b->mode == PREPARED) return 0;
+    if (a->mode == V13A && b->mode == V13A_ASCII_LC) return 2;
     return a->mode == b->mode || (a->mode == SPLIT && b->mode == PERL_SPLIT);
 }
 
@@ -658,18 +882,17 @@ static int may_copy(const Group *from, const Group *to, int flags) {
     return 1;
 }
 
-static int copy_spans(Spans *to, const Spans *from) {
+static int copy_spans(Spans *to, const Spans *from, int fold) {
     if (grow((void **)&to->items, &to->cap, from->size, sizeof(Span)) < 0) return -1;
     if (from->size) memcpy(to->items, from->items, (size_t)from->size * sizeof(Span));
     to->size = from->size;
+    if (fold)
+        for (Py_ssize_t i = 0; i < to->size; i++) {
+            Span *t = &to->items[i];
+            t->fold = 1;
+            t->hash = hash_span(t->data, t->kind, 0, t->len, 1);
+        }
     return 0;
-}
-
-static int same_tokens(const Spans *a, const Spans *b) {
-    if (a->size != b->size) return 0;
-    for (Py_ssize_t i = 0; i < a->size; i++)
-        if (!span_equal(&a->items[i], &b->items[i])) return 0;
-    return 1;
 }
 
 static void group_free(Group *g) {
@@ -684,7 +907,7 @@ static void group_free(Group *g) {
     PyMem_Free(g->kept_matches); PyMem_Free(g->hyp.items);
     for (Py_ssize_t r = 0; r < g->refs_cap; r++) PyMem_Free(g->refs[r].items);
     PyMem_Free(g->refs); PyMem_Free(g->kept_refs); PyMem_Free(g->ref_lens);
-    PyMem_Free(g->kept); PyMem_Free(g->flags);
+    PyMem_Free(g->kept); PyMem_Free(g->flags); PyMem_Free(g->ids);
 }
 
 static int group_init(Group *g, PyObject *spec) {
@@ -778,22 +1001,54 @@ static PyObject *group_result(const Group *g) {
     return result;
 }
 
-/* One segment under group ``gi``: its tokens (taken from an earlier group where they are
- * the same), its clipped matches (taken from an earlier group with the same tokens counted
- * to at least this order), into its sums. */
-static int group_segment(Work *w, Group *groups, int gi, PyObject *hyp_text,
-                         PyObject **ref_items, Py_ssize_t R, PyObject **keeps,
-                         Py_ssize_t *kept_objects) {
+/* Whether group ``g`` may take the base group's str.split() tokens of a text with these
+ * flags (split_classified): 0 no, 1 as they are, 2 with A-Z read as a-z (str.lower on ASCII
+ * text, mteval's tr/[A-Z]/[a-z]/). */
+static int derived_tokens(const Group *g, int flags) {
+    int fold = g->lowercase || g->mode == V13A_ASCII_LC;
+    if (g->lowercase && (flags & NON_ASCII)) return 0;
+    switch (g->mode) {
+    case SPLIT: break;
+    case PERL_SPLIT: if (flags & UNICODE_SPACE) return 0; break;
+    case V13A: case V13A_ASCII_LC: if (flags & V13A_UNSAFE) return 0; break;
+    case T2T: if (flags & PS_INSIDE) return 0; break;
+    default: return 0;
+    }
+    return fold && (flags & HAS_UPPER) ? 2 : 1;
+}
+
+static int root_source(const Group *groups, int gi) {
+    while (groups[gi].source >= 0) gi = groups[gi].source;
+    return gi;
+}
+
+/* Phase one of a segment under group ``gi``: its tokens -- the base group's str.split()
+ * tokens where this tokenization gives the same (derived_tokens), an earlier group's where
+ * the rules agree (shares_tokens), its own tokenization otherwise. */
+static int group_tokens(Group *groups, int gi, int base, PyObject *hyp_text,
+                        PyObject **ref_items, Py_ssize_t R, PyObject **keeps,
+                        Py_ssize_t *kept_objects) {
     Group *g = &groups[gi];
     g->counted = 0;
     if (group_reserve(g, R) < 0) return -1;
     Group *from = g->share >= 0 ? &groups[g->share] : NULL;
+    Group *b = base >= 0 && base != gi ? &groups[base] : NULL;
+    int source = -2; /* -2: none yet; -1: not one group for every text */
     for (Py_ssize_t t = 0; t <= R; t++) {
         PyObject *text = t ? ref_items[t - 1] : hyp_text;
         Spans *spans = t ? &g->refs[t - 1] : &g->hyp;
-        if (from && may_copy(from, g, from->flags[t])) {
-            if (copy_spans(spans, t ? &from->refs[t - 1] : &from->hyp) < 0) return -1;
+        int derived = b ? derived_tokens(g, b->flags[t]) : 0;
+        int copied_from = -1;
+        if (gi == base) {
+            if (split_classified(text, spans, &g->flags[t]) < 0) return -1;
+        } else if (derived) {
+            if (copy_spans(spans, t ? &b->refs[t - 1] : &b->hyp, derived == 2) < 0) return -1;
+            g->flags[t] = b->flags[t] & ~USED_PYTHON;
+            if (derived == 1) copied_from = base;
+        } else if (from && may_copy(from, g, from->flags[t])) {
+            if (copy_spans(spans, t ? &from->refs[t - 1] : &from->hyp, g->fold) < 0) return -1;
             g->flags[t] = from->flags[t];
+            if (!g->fold) copied_from = g->share;
         } else {
             PyObject *keep;
             if (tokens_of(text, g->mode, g->prepare, g->lowercase, spans, &keep,
@@ -803,11 +1058,22 @@ static int group_segment(Work *w, Group *groups, int gi, PyObject *hyp_text,
             }
             if (keep) keeps[(*kept_objects)++] = keep;
         }
+        if (copied_from >= 0) copied_from = root_source(groups, copied_from);
+        source = source == -2 || source == copied_from ? copied_from : -1;
         if (t) {
             g->ref_lens[t - 1] = spans->size;
             g->kept[t - 1] = PyUnicode_GET_LENGTH(text) != 0;
         }
     }
+    g->source = source >= 0 ? source : -1;
+    return 0;
+}
+
+/* Phase two of a segment under group ``gi`` (groups in order of falling order): its clipped
+ * matches -- taken from an earlier group whose token ids are the same and counted to at
+ * least this order -- into its sums. */
+static int group_counts(Work *w, Group *groups, int gi, Py_ssize_t R) {
+    Group *g = &groups[gi];
     /* A reference that is '' has no tokens under most tokenizers, so leaving it out changes
      * only the reference lengths; under one that makes a token of it the kept references
      * are counted again on their own. */
@@ -815,18 +1081,26 @@ static int group_segment(Work *w, Group *groups, int gi, PyObject *hyp_text,
     for (Py_ssize_t r = 0; g->any_drop && r < R; r++)
         if (!g->kept[r] && g->refs[r].size) recount = 1;
     if (g->any_keep || !recount) {
+        Py_ssize_t tokens = token_count(&g->hyp, g->refs, R);
+        if (grow((void **)&g->ids, &g->ids_cap, tokens + 1, sizeof(int32_t)) < 0) return -1;
+        Group *same = g->source >= 0 && groups[g->source].counted ? &groups[g->source] : NULL;
+        if (same)
+            memcpy(g->ids, same->ids, (size_t)tokens * sizeof(int32_t));
+        else if (assign_ids(w, &g->hyp, g->refs, R, g->ids) < 0)
+            return -1;
         int found = 0;
         for (int e = 0; e < gi && !found; e++) {
             Group *earlier = &groups[e];
-            if (!earlier->counted || earlier->order < g->order) continue;
-            if (!same_tokens(&earlier->hyp, &g->hyp)) continue;
-            Py_ssize_t r = 0;
-            while (r < R && same_tokens(&earlier->refs[r], &g->refs[r])) r++;
-            if (r < R) continue;
+            if (!earlier->counted || earlier->order < g->order ||
+                earlier->hyp.size != g->hyp.size ||
+                memcmp(earlier->ref_lens, g->ref_lens, (size_t)R * sizeof(Py_ssize_t)) != 0 ||
+                memcmp(earlier->ids, g->ids, (size_t)tokens * sizeof(int32_t)) != 0)
+                continue;
             memcpy(g->matches, earlier->matches, (size_t)g->order * sizeof(long long));
             found = 1;
         }
-        if (!found && segment_matches(w, &g->hyp, g->refs, R, g->order, g->matches) < 0)
+        if (!found && count_matches(w, g->ids, g->hyp.size, g->ids + g->hyp.size, g->refs, R,
+                                    g->order, g->matches) < 0)
             return -1;
         g->counted = 1;
     }
@@ -856,13 +1130,32 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
     Work work = {0};
     PyObject **keeps = NULL;
     Py_ssize_t keeps_cap = 0;
+    int *tokenize_order = NULL;
     Group *groups = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(Group));
     if (!groups) return PyErr_NoMemory();
+    /* The base: str.split() of the text as it is, when some group asks for it; the others
+     * are tokenized after it (it first), and each may share an earlier one's tokens. */
+    int base = -1;
+    tokenize_order = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(int));
+    if (!tokenize_order) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t gi = 0; gi < group_count; gi++) {
         groups[gi].share = -1;
         if (group_init(&groups[gi], PyTuple_GET_ITEM(specs, gi)) < 0) goto done;
-        for (Py_ssize_t e = 0; e < gi && groups[gi].share < 0; e++)
-            if (shares_tokens(&groups[e], &groups[gi])) groups[gi].share = (int)e;
+        if (base < 0 && groups[gi].mode == SPLIT && !groups[gi].lowercase) base = (int)gi;
+    }
+    Py_ssize_t placed = 0;
+    if (base >= 0) tokenize_order[placed++] = base;
+    for (Py_ssize_t gi = 0; gi < group_count; gi++)
+        if (gi != base) tokenize_order[placed++] = (int)gi;
+    for (Py_ssize_t k = 0; k < group_count; k++) {
+        Group *g = &groups[tokenize_order[k]];
+        for (Py_ssize_t e = 0; e < k && g->share < 0; e++) {
+            int kind = shares_tokens(&groups[tokenize_order[e]], g);
+            if (kind) {
+                g->share = tokenize_order[e];
+                g->fold = kind == 2;
+            }
+        }
     }
     hyp_iter = PyObject_GetIter(hypotheses);
     if (!hyp_iter) goto done;
@@ -892,10 +1185,12 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
         Py_ssize_t kept_objects = 0;
         int failed = grow((void **)&keeps, &keeps_cap, (R + 1) * (group_count ? group_count : 1),
                           sizeof(PyObject *)) < 0;
-        for (int gi = 0; !failed && gi < group_count; gi++)
-            if (group_segment(&work, groups, gi, hyp_text, ref_items, R, keeps,
-                              &kept_objects) < 0)
+        for (Py_ssize_t k = 0; !failed && k < group_count; k++)
+            if (group_tokens(groups, tokenize_order[k], base, hyp_text, ref_items, R, keeps,
+                             &kept_objects) < 0)
                 failed = 1;
+        for (int gi = 0; !failed && gi < group_count; gi++)
+            if (group_counts(&work, groups, gi, R) < 0) failed = 1;
         for (Py_ssize_t k = 0; k < kept_objects; k++) Py_DECREF(keeps[k]);
         Py_DECREF(ref_seq);
         Py_DECREF(hyp_text);
@@ -914,6 +1209,7 @@ done:
     for (Py_ssize_t gi = 0; gi < group_count; gi++) group_free(&groups[gi]);
     PyMem_Free(groups);
     PyMem_Free(keeps);
+    PyMem_Free(tokenize_order);
     work_free(&work);
     return result;
 }
@@ -944,4 +1240,7 @@ static struct PyModuleDef module = {
     methods,
 };
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    init_v13a_punctuation();
+    return PyModule_Create(&module);
+}
