@@ -60,6 +60,32 @@ def test_every_tokenizer_on_generated_text():
         assert_same(hyps, refs, all_keys(rng))
 
 
+# Whole words, as tokenized text has them: where 13a, T2T, Perl's split and the lower-casing
+# tokenizations give str.split()'s tokens the C pass takes them instead of tokenizing again,
+# so these lines exercise that sharing (lone punctuation, case, ASCII and not) and where it
+# must not happen (punctuation inside a word, entities, a digit before a dash, Unicode-only
+# whitespace, non-ASCII case).
+WORDS = ["the", "The", "THE", "cat", "Cat", ".", ",", "!", "&quot;", "&amp;", "'s", "André",
+         "ÉTÉ", "Straße", "ΟΔΟΣ", "İ", "5", "3.5", "-", "5-4", "well-known", "U.S.", "«", "€",
+         "§", "x\u00a0y", "a\x1cb", "<", "&", "٣", "a-\nb"]
+
+
+def test_tokenizations_that_share_str_split_tokens_agree():
+    rng = random.Random(11)
+    keys = {Preprocessing(tokenizer, lowercase): 6 if tokenizer.startswith("mteval") else 4
+            for tokenizer in ("none", "13a", "13a-unstripped", "multibleu", "mteval-13a",
+                              "mteval-13a-lc", "t2t", "char") for lowercase in (False, True)}
+
+    def line():
+        return " ".join(rng.choice(WORDS if rng.random() < 0.3 else WORDS[:8])
+                        for _ in range(rng.randrange(0, 12)))
+
+    for _ in range(300):
+        n = rng.randrange(1, 6)
+        assert_same([line() for _ in range(n)],
+                    [[line() for _ in range(rng.randrange(0, 4))] for _ in range(n)], keys)
+
+
 @settings(max_examples=150, deadline=None)
 @given(corpus(max_segments=6), st.sampled_from([1, 2, 4, 5]))
 def test_the_corpus_strategies_edge_cases(data, order):

@@ -1,17 +1,23 @@
 /* The statistics pass of harness.bleu.counting in C (optional; harness/bleu/native.py).
  *
- * count(hypotheses, references, mode, prepare, lowercase, order, drops) walks the two
- * iterables in step, one segment at a time, and returns one tuple of corpus sums per entry of
- * ``drops`` (whether references that are the empty string are left out first: SacreBLEU
- * 1.5-2.1). Tokens (see tokens_of): ``str.split()`` (Py_UNICODE_ISSPACE, the rule str.split
- * uses), SacreBLEU's 13a or char, or the sequence of str a Python tokenizer gives. Tokens are compared by their code points, never by a
- * hash alone, so the integers equal the pure-Python pass (tests/test_native.py).
+ * count(hypotheses, references, groups) walks the two iterables in step, one segment at a
+ * time, once for every group ``(mode, prepare, lowercase, order, drops)`` -- one tokenization
+ * each -- and returns per group one tuple of corpus sums per entry of ``drops`` (whether
+ * references that are the empty string are left out first: SacreBLEU 1.5-2.1). Tokens (see
+ * tokens_of): ``str.split()`` (Py_UNICODE_ISSPACE, the rule str.split uses), SacreBLEU's 13a,
+ * mteval's ASCII-folded 13a, char, multi-bleu.perl's split, Tensor2Tensor's Unicode-class
+ * tokenizer, or the sequence of str a Python tokenizer gives. Tokens are compared by their
+ * code points, never by a hash alone, so the integers equal the pure-Python pass
+ * (tests/test_native.py).
  *
- * Per segment: the hypothesis tokens get ids (an open-addressing table keyed by content), the
- * reference tokens map to those ids or to -1 (a token the hypothesis lacks cannot be in a
- * matching n-gram); for each order, a table of the hypothesis's distinct n-grams keeps its
- * count and the largest count in any one reference; clipped matches are the sum of the
- * minima. Linear in the segment's length; no table outlives its segment.
+ * All conventions at once cost little more than one, because within a segment:
+ * - a tokenization that would give str.split()'s tokens takes them (split_classified notes
+ *   what would make 13a, T2T, Perl's split or lower-casing differ), or an earlier group's
+ *   where the rules agree (shares_tokens);
+ * - tokens become ids (assign_ids); groups with the same ids have the same clipped matches,
+ *   so they are counted once, highest order first (mteval's nine serve the others' four);
+ * - an order looks only where the previous order's n-grams matched (count_matches).
+ * Linear in the segment's length; no table outlives its segment.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -41,11 +41,11 @@ def why_unavailable() -> str | None:
 
 
 #: Tokenizers the C pass does itself (after ``str.lower`` when asked): ``str.split()``,
-#: SacreBLEU's ``13a`` (Hugging Face's unstripped copy and mteval's case-preserving one give
-#: the same tokens wherever the C pass does them) and mteval's ASCII-folded ``mteval-13a-lc``
-#: (lines where a digit touches ``. , -`` or with ``<``, a line break or U+001C-U+001F go
-#: to the Python tokenizer, about 3% of news text), ``char``, multi-bleu.perl's split and
-#: Tensor2Tensor's Unicode-class tokenizer.
+#: SacreBLEU's ``13a`` with its digit rules (Hugging Face's unstripped copy and mteval's
+#: case-preserving one give the same tokens wherever the C pass does them) and mteval's
+#: ASCII-folded ``mteval-13a-lc`` (lines with ``<``, a line break or U+001C-U+001F go to the
+#: Python tokenizer), ``char``, multi-bleu.perl's split and Tensor2Tensor's Unicode-class
+#: tokenizer.
 _MODES = {"none": 0, "13a": 1, "13a-unstripped": 1, "mteval-13a": 1, "char": 2, "multibleu": 4,
           "mteval-13a-lc": 5, "t2t": 6}
 _PREPARED = 3
