@@ -300,37 +300,40 @@ static Py_ssize_t v13a_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *
     return o;
 }
 
-static PyObject *v13a_spaced(const void *data, int kind, Py_ssize_t length) {
-    Py_ssize_t n = length + 2;
-    Py_UCS4 *in = PyMem_Malloc((size_t)n * sizeof(Py_UCS4));
+typedef Py_ssize_t (*Pass)(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out);
+
+/* The text after ``passes`` passes of ``pass`` (1, 2, ...), each over the previous one's
+ * output (each at most triples the length), padded with a space on each side first when
+ * ``pad``; a new str. */
+static PyObject *rewritten(const void *data, int kind, Py_ssize_t length, int pad, Pass pass,
+                           int passes) {
+    Py_ssize_t n = length + (pad ? 2 : 0);
+    Py_UCS4 *in = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Py_UCS4));
     if (!in) return PyErr_NoMemory();
-    in[0] = in[n - 1] = ' ';
-    for (Py_ssize_t i = 0; i < length; i++) in[i + 1] = PyUnicode_READ(kind, data, i);
-    for (int pass = 1; pass <= 4; pass++) {
-        Py_UCS4 *out = PyMem_Malloc((size_t)n * (pass == 1 ? 3 : 2) * sizeof(Py_UCS4));
+    if (pad) in[0] = in[n - 1] = ' ';
+    for (Py_ssize_t i = 0; i < length; i++) in[i + (pad ? 1 : 0)] = PyUnicode_READ(kind, data, i);
+    for (int p = 1; p <= passes; p++) {
+        Py_UCS4 *out = PyMem_Malloc((size_t)(n ? n : 1) * 3 * sizeof(Py_UCS4));
         if (!out) { PyMem_Free(in); return PyErr_NoMemory(); }
-        n = v13a_pass(pass, in, n, out);
+        n = pass(p, in, n, out);
         PyMem_Free(in);
         in = out;
     }
-    PyObject *spaced = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, in, n);
+    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, in, n);
     PyMem_Free(in);
-    return spaced;
+    return text;
 }
 
-/* str.split() of ``text`` into ``spans``, noting in ``*flags`` what decides whether another
- * tokenization gives the same tokens (derived_tokens). */
-static int split_classified(PyObject *text, Spans *spans, int *flags) {
-    spans->size = 0;
-    *flags = 0;
-    if (!PyUnicode_Check(text)) {
-        PyErr_Format(PyExc_TypeError, "expected a string, got %.80s", Py_TYPE(text)->tp_name);
-        return -1;
-    }
-    const void *data = PyUnicode_DATA(text);
-    int kind = PyUnicode_KIND(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
-    int f = PyUnicode_IS_ASCII(text) ? 0 : NON_ASCII;
+static PyObject *v13a_spaced(const void *data, int kind, Py_ssize_t length) {
+    return rewritten(data, kind, length, 1, v13a_pass, 4);
+}
+
+/* split_classified for one kind of string: inlined with a constant ``kind``, so that
+ * PyUnicode_READ needs no switch per character. */
+static inline __attribute__((always_inline)) int split_classified_kind(
+        const void *data, int kind, Py_ssize_t n, Spans *spans, int *flags) {
+    Py_ssize_t i = 0;
+    int f = *flags;
     while (i < n) {
         while (i < n) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
@@ -361,6 +364,27 @@ static int split_classified(PyObject *text, Spans *spans, int *flags) {
     }
     *flags = f;
     return 0;
+}
+
+/* str.split() of ``text`` into ``spans``, noting in ``*flags`` what decides whether another
+ * tokenization gives the same tokens (derived_tokens). */
+static int split_classified(PyObject *text, Spans *spans, int *flags) {
+    spans->size = 0;
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "expected a string, got %.80s", Py_TYPE(text)->tp_name);
+        return -1;
+    }
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    *flags = PyUnicode_IS_ASCII(text) ? 0 : NON_ASCII;
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        return split_classified_kind(data, PyUnicode_1BYTE_KIND, n, spans, flags);
+    case PyUnicode_2BYTE_KIND:
+        return split_classified_kind(data, PyUnicode_2BYTE_KIND, n, spans, flags);
+    default:
+        return split_classified_kind(data, PyUnicode_4BYTE_KIND, n, spans, flags);
+    }
 }
 
 /* Tensor2Tensor's bleu_tokenize before its split (harness.bleu.tokenizers.t2t): three
@@ -404,19 +428,7 @@ static Py_ssize_t t2t_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *o
 
 /* The text after T2T's three passes, as a new str. */
 static PyObject *t2t_spaced(const void *data, int kind, Py_ssize_t n) {
-    Py_UCS4 *in = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Py_UCS4));
-    if (!in) return PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < n; i++) in[i] = PyUnicode_READ(kind, data, i);
-    for (int pass = 1; pass <= 3; pass++) {
-        Py_UCS4 *out = PyMem_Malloc((size_t)(n ? n : 1) * (pass == 3 ? 3 : 2) * sizeof(Py_UCS4));
-        if (!out) { PyMem_Free(in); return PyErr_NoMemory(); }
-        n = t2t_pass(pass, in, n, out);
-        PyMem_Free(in);
-        in = out;
-    }
-    PyObject *spaced = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, in, n);
-    PyMem_Free(in);
-    return spaced;
+    return rewritten(data, kind, n, 0, t2t_pass, 3);
 }
 
 /* Whether str.lower() would return ``text`` unchanged because it is ASCII without A-Z. */
@@ -1139,15 +1151,16 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
     int *tokenize_order = NULL;
     Group *groups = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(Group));
     if (!groups) return PyErr_NoMemory();
-    /* The base: str.split() of the text as it is, when some group asks for it; the others
-     * are tokenized after it (it first), and each may share an earlier one's tokens. */
+    /* The base: str.split() of the text as it is, when some group of several asks for it; the
+     * others are tokenized after it (it first), and each may share an earlier one's tokens. */
     int base = -1;
     tokenize_order = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(int));
     if (!tokenize_order) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t gi = 0; gi < group_count; gi++) {
         groups[gi].share = -1;
         if (group_init(&groups[gi], PyTuple_GET_ITEM(specs, gi)) < 0) goto done;
-        if (base < 0 && groups[gi].mode == SPLIT && !groups[gi].lowercase) base = (int)gi;
+        if (base < 0 && group_count > 1 && groups[gi].mode == SPLIT && !groups[gi].lowercase)
+            base = (int)gi;
     }
     Py_ssize_t placed = 0;
     if (base >= 0) tokenize_order[placed++] = base;
