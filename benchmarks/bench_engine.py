@@ -113,8 +113,9 @@ def rows_for(name: str, hyps, refs, runs: int):
     shared = [Request("nltk"), Request("sacrebleu", {"tokenize": "none"}), Request("matlab")]
     for label, one, together in (
             ("nltk alone vs nltk + sacrebleu(none) + matlab at once", Request("nltk"), shared),
-            ("sacrebleu (13a) alone vs all 8 conventions at once (defaults: 6 tokenizations, "
-             "orders to 9)", Request("sacrebleu"), [Request(n) for n in CONVENTIONS])):
+            (("sacrebleu (13a) alone vs all 8 conventions at once (defaults: 6 "
+              "tokenizations, orders to 9)"), Request("sacrebleu"),
+             [Request(n) for n in CONVENTIONS])):
         c1, py1, _ = engine_both_ways(lambda: score_many(hyps, refs, [one]), runs)
         c2, py2, _ = engine_both_ways(lambda: score_many(hyps, refs, together), runs)
         rows.append((name, label, (c1, py1), c2, py2))

@@ -122,6 +122,7 @@ def test_a_tokenizer_error_propagates():
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):
-        native.count(["a"], [["a"]], "custom", False, [(4, False)], broken)
+        native.count_groups(["a"], [["a"]], [("custom", False, [(4, False)], broken)])
     with pytest.raises(TypeError, match="strings"):
-        native.count(["a"], [["a"]], "custom", False, [(4, False)], lambda text: [1, 2])
+        native.count_groups(["a"], [["a"]], [("custom", False, [(4, False)],
+                                                lambda text: [1, 2])])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.stats import SegmentStats
@@ -61,21 +62,15 @@ def _mode(tokenizer) -> int:
     return _MODES.get(tokenizer, _PREPARED) if isinstance(tokenizer, str) else _PREPARED
 
 
+@cache
 def _load_unicode_classes() -> None:
     """Hands the C pass T2T's classes once: one byte per code point, 1 for P*, 2 for S*
     (:func:`harness.bleu.tokenizers.unicode_classes.category_ranges`, as T2T enumerates)."""
-    global _classes_loaded
-    if _classes_loaded:
-        return
     table = bytearray(sys.maxunicode)
     for major, flag in (("P", 1), ("S", 2)):
         for first, last in category_ranges()[major]:
             table[first:last + 1] = bytes([flag]) * (last - first + 1)
     _native.set_unicode_classes(bytes(table))
-    _classes_loaded = True
-
-
-_classes_loaded = False
 
 
 def count_groups(
@@ -86,10 +81,10 @@ def count_groups(
     """One pass in C over the segments for every group: per group, one :class:`CorpusStats`
     per ``(order, drop_empty_references)``.
 
-    Within a segment, a tokenization that gives the same tokens as an earlier one (13a and
-    its copies, ``str.split()`` and Perl's split on text without Unicode-only whitespace) takes
-    them, and tokens equal to those of a group counted to at least the same order take its
-    clipped matches: groups are counted highest order first, so those can be shared.
+    Within a segment, a tokenization that would give the same tokens as ``str.split()`` (when
+    a group asks for it) or as another group (13a and its copies, mteval's folded 13a) takes
+    them, and groups whose tokens give the same ids share one count of clipped matches:
+    groups are counted highest order first, so a lower order can take a higher one's.
     """
     specs = []
     for tokenizer, lowercase, orders_and_drops, prepare in groups:
@@ -106,19 +101,6 @@ def count_groups(
     for i, group_sums in zip(by_order, sums):
         result[i] = [_corpus_stats(s, order) for s, (order, _) in zip(group_sums, groups[i][2])]
     return result
-
-
-def count(
-    hypotheses: Iterable[str],
-    references: Iterable[Sequence[str]],
-    tokenizer: str,
-    lowercase: bool,
-    orders_and_drops: Sequence[tuple[int, bool]],
-    prepare: Callable[[str], list[str]],
-) -> list[CorpusStats]:
-    """:func:`count_groups` with one group."""
-    return count_groups(hypotheses, references,
-                        [(tokenizer, lowercase, orders_and_drops, prepare)])[0]
 
 
 def _corpus_stats(sums: tuple, order: int) -> CorpusStats:
