@@ -20,7 +20,7 @@ Reference-length rules (which reference length ``r`` a segment contributes):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from harness.bleu.stats import SegmentStats
 
@@ -145,53 +145,76 @@ class CorpusStats:
 
 
 class StatsBuilder:
-    """Accumulates segment statistics into :class:`CorpusStats`, one segment at a time."""
+    """Accumulates segment statistics into :class:`CorpusStats`, one segment at a time.
 
-    __slots__ = ("order", "count", "hyp_len", "matches", "totals", "short", "ref_sums",
-                 "without", "without_hyp", "never", "first_without", "fewest", "most",
-                 "longest", "last")
+    Per segment it keeps only sums (O(1) work besides the reference lengths): the n-gram
+    totals are derived at :meth:`build` from the summed hypothesis length and a histogram of
+    the hypotheses shorter than the highest order, and a segment with one reference adds its
+    length once for every reference-length rule.
+    """
+
+    __slots__ = (
+        "count",
+        "fewest",
+        "first_without",
+        "hyp_len",
+        "last",
+        "longest",
+        "matches",
+        "most",
+        "never",
+        "order",
+        "ref_sums",
+        "short_lengths",
+        "single_ref_sum",
+        "without",
+        "without_hyp",
+    )
 
     def __init__(self, max_order: int) -> None:
         self.order = max_order
         self.count = self.hyp_len = self.without = self.without_hyp = self.never = 0
         self.matches = [0] * max_order
-        self.totals = [0] * max_order
-        self.short = [0] * max_order  # segments shorter than n (NLTK's floor adds one each)
+        self.short_lengths = [0] * max_order  # segments by hypothesis length, below the order
         self.ref_sums = [0] * len(RULES)
+        self.single_ref_sum = 0  # one reference: the same length under every rule
         self.first_without: int | None = None
         self.fewest: int | None = None
         self.most: int | None = None
         self.longest = 0
-        self.last: SegmentStats | None = None
+        self.last: tuple | None = None
 
     def add(self, segment: SegmentStats) -> None:
-        hyp_len, ref_lens = segment.hyp_len, segment.ref_lens
+        self.add_counts(segment.hyp_len, segment.ref_lens, segment.matches, segment.dropped)
+
+    def add_counts(self, hyp_len: int, ref_lens: Sequence[int], matches: Sequence[int],
+                   dropped: int = 0) -> None:
+        """Adds one segment: its hypothesis length, reference lengths, clipped matches per
+        order (at least :attr:`order` of them; more are ignored) and dropped references."""
         self.count += 1
         self.hyp_len += hyp_len
-        matches, totals, short = self.matches, self.totals, self.short
-        for n, m in enumerate(segment.matches[:self.order]):
-            matches[n] += m
-        for n in range(self.order):
-            if hyp_len > n:
-                totals[n] += hyp_len - n
-            else:
-                short[n] += 1
+        if hyp_len < self.order:
+            self.short_lengths[hyp_len] += 1
+        self.matches = list(map(int.__add__, self.matches, matches))
         count = len(ref_lens)
-        if count:
+        if count == 1:
+            length = ref_lens[0]
+            self.single_ref_sum += length
+            self.longest = max(self.longest, length)
+        elif count:
             sums = self.ref_sums
-            closest = min(ref_lens, key=lambda length: (abs(length - hyp_len), length))
-            sums[0] += closest
-            sums[1] += ref_lens[[abs(length - hyp_len) for length in ref_lens].index(
-                abs(closest - hyp_len))]
+            diffs = [abs(length - hyp_len) for length in ref_lens]
+            nearest = min(diffs)
+            sums[0] += hyp_len - nearest if hyp_len - nearest in ref_lens else hyp_len + nearest
+            sums[1] += ref_lens[diffs.index(nearest)]
             sums[2] += min(ref_lens)
             sums[3] += ref_lens[0]
-            longest = max(ref_lens)
-            self.longest = max(self.longest, longest)
+            self.longest = max(self.longest, max(ref_lens))
         else:
             self.without += 1
             if hyp_len:
                 self.without_hyp += 1
-            if not segment.dropped:
+            if not dropped:
                 self.never += 1
             if self.first_without is None:
                 self.first_without = hyp_len
@@ -199,14 +222,22 @@ class StatsBuilder:
             self.fewest = count
         if self.most is None or count > self.most:
             self.most = count
-        self.last = segment
+        self.last = (hyp_len, ref_lens, matches, dropped)
 
     def build(self) -> CorpusStats:
-        floored = tuple(t + s for t, s in zip(self.totals, self.short))
-        last = self.last
-        if last is not None and len(last.matches) != self.order:  # counted to a higher order
-            last = replace(last, matches=last.matches[:self.order])
-        return CorpusStats(self.order, self.count, self.hyp_len, tuple(self.matches),
-                           tuple(self.totals), floored, tuple(self.ref_sums), self.without,
-                           self.without_hyp, self.never, self.first_without, self.fewest,
-                           self.most, self.longest, last)
+        order, count, short_lengths = self.order, self.count, self.short_lengths
+        # Order n+1 has max(0, hyp_len - n) n-grams per segment: the summed length less n per
+        # segment, given back to the segments no longer than n.
+        totals = tuple(self.hyp_len - n * count
+                       + sum(s * (n - length) for length, s in enumerate(short_lengths[:n]))
+                       for n in range(order))
+        short = [sum(short_lengths[:n + 1]) for n in range(order)]
+        floored = tuple(t + s for t, s in zip(totals, short))
+        last = None
+        if self.last is not None:
+            hyp_len, ref_lens, matches, dropped = self.last
+            last = SegmentStats(hyp_len, tuple(ref_lens), tuple(matches[:order]), dropped)
+        return CorpusStats(order, count, self.hyp_len, tuple(self.matches), totals, floored,
+                           tuple(s + self.single_ref_sum for s in self.ref_sums),
+                           self.without, self.without_hyp, self.never, self.first_without,
+                           self.fewest, self.most, self.longest, last)

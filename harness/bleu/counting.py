@@ -15,12 +15,11 @@ integers either way (tests/test_native.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from harness.bleu import native
 from harness.bleu.convention import Preprocessing
 from harness.bleu.corpus import CorpusStats, StatsBuilder
-from harness.bleu.stats import SegmentStats, segment_stats
+from harness.bleu.stats import clipped_matches
 from harness.bleu.tokenizers import get_tokenizer
 
 Tokens = list[str]
@@ -95,14 +94,21 @@ def count_in_python(
     if len(plan) == 1:
         (token_key, drop, builder), = plan
         prepare = prepares[token_key]
-        add = builder.add
+        add = builder.add_counts
         for hyp, refs in zip(hypotheses, references):
-            add(_counted(prepare, hyp, refs, drop, top))
+            dropped = 0
+            if drop and "" in refs:
+                kept = [r for r in refs if r != ""]
+                dropped = len(refs) - len(kept)
+                refs = kept
+            hyp_tokens, ref_tokens = prepare(hyp), [prepare(r) for r in refs]
+            add(len(hyp_tokens), tuple(map(len, ref_tokens)),
+                clipped_matches(hyp_tokens, ref_tokens, top), dropped)
         return {keys[0]: builder.build()}
 
     for hyp, refs in zip(hypotheses, references):
         tokens: dict[tuple[str, bool], tuple[Tokens, list[Tokens]]] = {}
-        counted: list[tuple[Tokens, list[Tokens], SegmentStats]] = []
+        counted: list[tuple[Tokens, list[Tokens], list[int]]] = []
         for token_key, drop, builder in plan:
             if token_key not in tokens:
                 prepare = prepares[token_key]
@@ -115,18 +121,10 @@ def count_in_python(
                 ref_tokens = kept
             for seen_hyp, seen_refs, seen in counted:
                 if seen_hyp == hyp_tokens and seen_refs == ref_tokens:
-                    stats = seen
+                    matches = seen
                     break
             else:
-                stats = segment_stats(hyp_tokens, ref_tokens, top)
-                counted.append((hyp_tokens, ref_tokens, stats))
-            builder.add(replace(stats, dropped=dropped) if dropped else stats)
+                matches = clipped_matches(hyp_tokens, ref_tokens, top)
+                counted.append((hyp_tokens, ref_tokens, matches))
+            builder.add_counts(len(hyp_tokens), tuple(map(len, ref_tokens)), matches, dropped)
     return {key: builder.build() for key, builder in zip(keys, builders)}
-
-
-def _counted(prepare, hyp: str, refs: Sequence[str], drop: bool, order: int) -> SegmentStats:
-    if not drop:
-        return segment_stats(prepare(hyp), [prepare(r) for r in refs], order)
-    kept = [r for r in refs if r != ""]
-    stats = segment_stats(prepare(hyp), [prepare(r) for r in kept], order)
-    return replace(stats, dropped=len(refs) - len(kept)) if len(kept) != len(refs) else stats

@@ -11,10 +11,16 @@ tie-break belong to the convention).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+
+try:
+    from _collections import _count_elements  # CPython's C helper behind Counter.update
+except ImportError:  # pragma: no cover - other interpreters
+    def _count_elements(mapping: dict, iterable: Iterable) -> None:
+        for element in iterable:
+            mapping[element] = mapping.get(element, 0) + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,64 +46,83 @@ def hyp_ngram_counts(hyp_len: int, max_order: int) -> tuple[int, ...]:
     return tuple(hyp_len - n + 1 if hyp_len >= n else 0 for n in range(1, max_order + 1))
 
 
-def _ngrams(shifted: Sequence[Sequence[str]], n: int) -> Iterable:
-    """The n-grams of a token list, given its shifted copies ``tokens[i:]``: the tokens
-    themselves for n = 1 (no tuple to build), tuples otherwise."""
-    return shifted[0] if n == 1 else zip(*shifted[:n])
+def _counts(grams: Iterable) -> dict:
+    """How often each n-gram occurs, counted at C speed (what ``Counter`` does inside,
+    without its Python-level construction)."""
+    counts: dict = {}
+    _count_elements(counts, grams)
+    return counts
 
 
-def _clipped_with_repeats(hyp_grams: list, hyp_set: set, ref_grams: list[Iterable]) -> int:
-    """Clipped matches when the hypothesis repeats an n-gram: sum over shared n-grams of
-    min(count in the hypothesis, largest count in one reference). One ``Counter`` per side,
-    so linear in the segment's length (``list.count`` per n-gram was quadratic)."""
-    hyp_counts = Counter(hyp_grams)
-    ref_counts = [Counter(grams) for grams in ref_grams]
-    common = hyp_set.intersection(ref_counts[0])
-    for counts in ref_counts[1:]:
-        common.update(hyp_set.intersection(counts))
-    if len(ref_counts) == 1:
-        best = map(ref_counts[0].__getitem__, common)
-    else:
-        best = map(max, *[map(counts.get, common, repeat(0)) for counts in ref_counts])
-    return sum(map(min, map(hyp_counts.__getitem__, common), best))
+def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int) -> list[int]:
+    """Clipped matches of one segment for orders 1..``max_order`` (tokens already split).
+
+    Set arithmetic first: an n-gram the hypothesis has once matches iff some reference has
+    it, so ``len(hyp_set & reference n-grams)`` is the clipped count unless the hypothesis
+    repeats an n-gram (its set is smaller than its n-gram count); only then are counts taken
+    (one C-level count per side), and the sum runs over the shared n-grams only.
+    Reference n-grams stream through ``set.intersection`` without being stored, and an
+    order without a match ends the loop (no longer n-gram can match). Linear in the
+    segment's length at every step.
+    """
+    matches = [0] * max_order
+    if not hyp or not refs:
+        return matches
+    top = min(max_order, len(hyp), max(map(len, refs)))
+    hyp_shifted = [hyp[i:] for i in range(top)]
+    if len(refs) == 1:
+        ref = refs[0]
+        ref_shifted = [ref[i:] for i in range(top)]
+        hyp_grams, ref_grams = hyp, ref
+        for n in range(1, top + 1):
+            if n > 1:
+                hyp_grams = list(zip(*hyp_shifted[:n]))
+                ref_grams = zip(*ref_shifted[:n])
+            hyp_set = set(hyp_grams)
+            if len(hyp_set) == len(hyp_grams):
+                matched = len(hyp_set.intersection(ref_grams))
+            else:  # the hypothesis repeats an n-gram
+                ref_counts = _counts(ref_grams)
+                common = hyp_set.intersection(ref_counts)
+                matched = sum(map(min, map(_counts(hyp_grams).__getitem__, common),
+                                  map(ref_counts.__getitem__, common)))
+            if not matched:
+                break
+            matches[n - 1] = matched
+        return matches
+    refs_shifted = [[ref[i:] for i in range(top)] for ref in refs]
+    for n in range(1, top + 1):
+        hyp_grams = hyp if n == 1 else list(zip(*hyp_shifted[:n]))
+        hyp_set = set(hyp_grams)
+        ref_grams = [shifted[0] if n == 1 else zip(*shifted[:n])
+                     for shifted in refs_shifted if len(shifted[0]) >= n]
+        if len(hyp_set) == len(hyp_grams):
+            common = hyp_set.intersection(ref_grams[0])
+            for grams in ref_grams[1:]:
+                common.update(hyp_set.intersection(grams))
+            matched = len(common)
+        else:  # the hypothesis repeats an n-gram: the largest count in one reference clips
+            ref_counts = [_counts(grams) for grams in ref_grams]
+            common = hyp_set.intersection(ref_counts[0])
+            for counts in ref_counts[1:]:
+                common.update(hyp_set.intersection(counts))
+            if len(ref_counts) == 1:
+                best = map(ref_counts[0].__getitem__, common)
+            else:
+                best = map(max, *[map(counts.get, common, repeat(0)) for counts in ref_counts])
+            matched = sum(map(min, map(_counts(hyp_grams).__getitem__, common), best))
+        if not matched:
+            break
+        matches[n - 1] = matched
+    return matches
 
 
 def segment_stats(
     hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int
 ) -> SegmentStats:
-    """Statistics of one segment for orders 1..``max_order`` (tokens already split).
-
-    Set arithmetic first: an n-gram the hypothesis has once matches iff some reference has
-    it, so ``len(hyp_set & reference n-grams)`` is the clipped count unless the hypothesis
-    repeats an n-gram (its set is smaller than its n-gram count); only then are counts taken.
-    Reference n-grams stream through ``set.intersection`` without being stored, and an order
-    without a match ends the loop (no longer n-gram can match). Linear in the segment's
-    length at every step.
-    """
-    hyp_len = len(hyp)
-    ref_lens = tuple(map(len, refs))
-    matches = [0] * max_order
-    if hyp_len and refs:
-        top = min(max_order, hyp_len, max(ref_lens))
-        hyp_shifted = [hyp[i:] for i in range(top)]
-        ref_shifted = [[ref[i:] for i in range(top)] for ref in refs]
-        for n in range(1, top + 1):
-            hyp_grams = hyp if n == 1 else list(zip(*hyp_shifted[:n]))
-            hyp_set = set(hyp_grams)
-            ref_grams = [_ngrams(shifted, n) for shifted in ref_shifted if len(shifted[0]) >= n]
-            if len(hyp_set) != len(hyp_grams):  # the hypothesis repeats an n-gram
-                matched = _clipped_with_repeats(hyp_grams, hyp_set, ref_grams)
-            elif len(ref_grams) == 1:
-                matched = len(hyp_set.intersection(ref_grams[0]))
-            else:
-                common = hyp_set.intersection(ref_grams[0])
-                for grams in ref_grams[1:]:
-                    common.update(hyp_set.intersection(grams))
-                matched = len(common)
-            if not matched:
-                break
-            matches[n - 1] = matched
-    return SegmentStats(hyp_len, ref_lens, tuple(matches))
+    """Statistics of one segment for orders 1..``max_order`` (tokens already split)."""
+    return SegmentStats(len(hyp), tuple(map(len, refs)),
+                        tuple(clipped_matches(hyp, refs, max_order)))
 
 
 def corpus_stats(
