@@ -88,14 +88,13 @@ static inline uint64_t mix(uint64_t h) {
 
 static inline Py_UCS4 ascii_folded(Py_UCS4 c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
-static inline uint64_t hash_span(const void *data, int kind, Py_ssize_t start, Py_ssize_t len,
-                                 int fold) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)len;
-    if (kind == PyUnicode_1BYTE_KIND && !fold) {
-        const Py_UCS1 *c = (const Py_UCS1 *)data + start;
-        for (Py_ssize_t i = 0; i < len; i++) h = (h ^ c[i]) * 0x100000001b3ULL;
-        return mix(h);
-    }
+/* A token's hash, from its code points alone (equal tokens hash equally whatever the kind
+ * of their strings): eight code points below 256 to a word, one mix per word; a token with a
+ * code point beyond 255 (which no token of a 1-byte string equals) hashes code point by code
+ * point. Where A-Z reads as a-z (``fold``), the folded code points. */
+static uint64_t hash_wide(const void *data, int kind, Py_ssize_t start, Py_ssize_t len,
+                          int fold) {
+    uint64_t h = 0x2545f4914f6cdd1dULL ^ (uint64_t)len;
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, start + i);
         h = (h ^ (fold ? ascii_folded(c) : c)) * 0x100000001b3ULL;
@@ -103,11 +102,50 @@ static inline uint64_t hash_span(const void *data, int kind, Py_ssize_t start, P
     return mix(h);
 }
 
+static inline uint64_t hash_span(const void *data, int kind, Py_ssize_t start, Py_ssize_t len,
+                                 int fold) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)len, word = 0;
+    Py_ssize_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (kind == PyUnicode_1BYTE_KIND && !fold) {
+        const Py_UCS1 *c = (const Py_UCS1 *)data + start;
+        for (; i + 8 <= len; i += 8) {
+            memcpy(&word, c + i, 8);
+            h = mix(h ^ word);
+        }
+        if (i == len) return h;
+        word = 0;
+        for (Py_ssize_t k = len - 1; k >= i; k--) word = (word << 8) | c[k];
+        return mix(h ^ word);
+    }
+#endif
+    int filled = 0;
+    for (; i < len; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, start + i);
+        if (c > 0xff) return hash_wide(data, kind, start, len, fold);
+        if (fold) c = ascii_folded(c);
+        word |= (uint64_t)c << (8 * filled);
+        if (++filled == 8) {
+            h = mix(h ^ word);
+            word = 0;
+            filled = 0;
+        }
+    }
+    return filled ? mix(h ^ word) : h;
+}
+
 static inline int span_equal(const Span *a, const Span *b) {
     if (a->len != b->len || a->hash != b->hash) return 0;
     if (a->data == b->data && a->kind == b->kind && a->fold == b->fold) return 1;
     if (a->kind == b->kind && !a->fold && !b->fold)
         return memcmp(a->data, b->data, (size_t)(a->len * a->kind)) == 0;
+    if (a->kind == PyUnicode_1BYTE_KIND && b->kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *x = a->data, *y = b->data;
+        for (Py_ssize_t i = 0; i < a->len; i++)
+            if ((a->fold ? ascii_folded(x[i]) : x[i]) != (b->fold ? ascii_folded(y[i]) : y[i]))
+                return 0;
+        return 1;
+    }
     for (Py_ssize_t i = 0; i < a->len; i++) {
         Py_UCS4 x = PyUnicode_READ(a->kind, a->data, i), y = PyUnicode_READ(b->kind, b->data, i);
         if (a->fold) x = ascii_folded(x);
@@ -115,6 +153,25 @@ static inline int span_equal(const Span *a, const Span *b) {
         if (x != y) return 0;
     }
     return 1;
+}
+
+static int has_ascii_upper(const Span *t) {
+    for (Py_ssize_t i = 0; i < t->len; i++) {
+        Py_UCS4 c = PyUnicode_READ(t->kind, t->data, i);
+        if (c >= 'A' && c <= 'Z') return 1;
+    }
+    return 0;
+}
+
+/* The tokens read with A-Z as a-z. A token without A-Z reads the same either way and keeps
+ * its hash (hash_span hashes the folded code points, so the same value). */
+static void fold_spans(Spans *spans) {
+    for (Py_ssize_t i = 0; i < spans->size; i++) {
+        Span *t = &spans->items[i];
+        if (t->fold || !has_ascii_upper(t)) continue;
+        t->fold = 1;
+        t->hash = hash_span(t->data, t->kind, 0, t->len, 1);
+    }
 }
 
 static int push(Spans *spans, const void *data, int kind, Py_ssize_t start, Py_ssize_t len) {
@@ -426,9 +483,72 @@ static Py_ssize_t t2t_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *o
     return o;
 }
 
-/* The text after T2T's three passes, as a new str. */
-static PyObject *t2t_spaced(const void *data, int kind, Py_ssize_t n) {
-    return rewritten(data, kind, n, 0, t2t_pass, 3);
+/* One str.split() token (no whitespace inside) under T2T's passes into ``spans``. The passes
+ * only insert spaces, and a match that involves whitespace is a punctuation character next
+ * to it (whitespace is neither \d, P nor S), so the passes over the whole text split each
+ * token as they split it alone with a space on each side where the text has whitespace
+ * (none before the text's start or after its end); and each piece is a substring of the
+ * token. So the token runs through t2t_pass so padded, and the spaces in the output are the
+ * cuts. */
+static int t2t_token(Spans *spans, const void *data, int kind, Py_ssize_t start,
+                     Py_ssize_t len, int space_before, int space_after) {
+    int classes = 0;
+    for (Py_ssize_t k = 0; k < len && len > 1; k++)
+        classes |= unicode_class(PyUnicode_READ(kind, data, start + k));
+    if (!classes) return push(spans, data, kind, start, len);
+    /* each pass at most doubles (1, 2) or triples (3) its input */
+    enum { SHORT = 32, SHORT_CAP = (SHORT + 2) * 12 };
+    Py_UCS4 small[2][SHORT_CAP], *buffers[2] = {small[0], small[1]}, *heap = NULL;
+    Py_ssize_t cap = (len + 2) * 12;
+    if (cap > SHORT_CAP) {
+        heap = PyMem_Malloc((size_t)cap * 2 * sizeof(Py_UCS4));
+        if (!heap) { PyErr_NoMemory(); return -1; }
+        buffers[0] = heap;
+        buffers[1] = heap + cap;
+    }
+    Py_UCS4 *in = buffers[0];
+    Py_ssize_t n = 0;
+    if (space_before) in[n++] = ' ';
+    for (Py_ssize_t k = 0; k < len; k++) in[n++] = PyUnicode_READ(kind, data, start + k);
+    if (space_after) in[n++] = ' ';
+    for (int pass = 1; pass <= 3; pass++) {
+        Py_UCS4 *out = buffers[pass & 1];
+        n = t2t_pass(pass, in, n, out);
+        in = out;
+    }
+    Py_ssize_t at = start, piece = -1;
+    int failed = 0;
+    for (Py_ssize_t k = 0; k < n && !failed; k++) {
+        if (in[k] == ' ') {
+            if (piece >= 0) failed = push(spans, data, kind, piece, at - piece) < 0;
+            piece = -1;
+        } else {
+            if (piece < 0) piece = at;
+            at++;
+        }
+    }
+    if (!failed && piece >= 0) failed = push(spans, data, kind, piece, at - piece) < 0;
+    PyMem_Free(heap);
+    return failed ? -1 : 0;
+}
+
+/* Tensor2Tensor's tokens of a text: its str.split() tokens, each through t2t_token. */
+static int t2t_tokens(const void *data, int kind, Py_ssize_t length, Spans *spans, int *flags) {
+    Py_ssize_t i = 0;
+    while (i < length) {
+        while (i < length) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (!Py_UNICODE_ISSPACE(c)) break;
+            if (!perl_space(c)) *flags |= UNICODE_SPACE;
+            i++;
+        }
+        if (i >= length) break;
+        Py_ssize_t start = i;
+        while (i < length && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
+        if (t2t_token(spans, data, kind, start, i - start, start > 0, i < length) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Whether str.lower() would return ``text`` unchanged because it is ASCII without A-Z. */
@@ -460,10 +580,18 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
             PyObject *result = PyObject_CallOneArg(prepare, text);
         return result ? push_sequence(result, spans, keep) : -1;
     }
+    /* str.lower() of ASCII text is A-Z to a-z, which moves no token boundary of str.split(),
+     * Perl's split, char or T2T (no letter is a digit, punctuation or symbol): the tokens of
+     * the text as it is, read folded. 13a's entities are case-sensitive. */
+    int fold_after = 0;
     if (lowercase && !ascii_without_upper(text)) {
-        text = PyObject_CallMethod(text, "lower", NULL);
-        if (!text) return -1;
-        *keep = text;
+        if (PyUnicode_IS_ASCII(text) && mode != V13A && mode != V13A_ASCII_LC) {
+            fold_after = 1;
+        } else {
+            text = PyObject_CallMethod(text, "lower", NULL);
+            if (!text) return -1;
+            *keep = text;
+        }
     }
     const void *data = PyUnicode_DATA(text);
     int kind = PyUnicode_KIND(text);
@@ -542,32 +670,25 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         }
         return 0;
     }
+    int status = 0;
     if (mode == T2T) {
         if (!unicode_classes) {
             PyErr_SetString(PyExc_RuntimeError, "set_unicode_classes() was not called");
             return -1;
         }
-        Py_ssize_t k = 0;
-        while (k < length && !unicode_class(PyUnicode_READ(kind, data, k))) k++;
-        if (k == length) /* no punctuation or symbol: the passes change nothing */
-            return split_on(unicode_space, data, kind, length, spans, flags);
-        PyObject *spaced = t2t_spaced(data, kind, length);
-        if (!spaced) return -1;
-        Py_XDECREF(*keep);
-        *keep = spaced;
-        return split_on(unicode_space, PyUnicode_DATA(spaced), PyUnicode_KIND(spaced),
-                        PyUnicode_GET_LENGTH(spaced), spans, flags);
-    }
-    if (mode == CHARS) {
-        for (; i < length; i++)
+        status = t2t_tokens(data, kind, length, spans, flags);
+    } else if (mode == CHARS) {
+        for (; i < length && status == 0; i++)
             if (!Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
-                if (push(spans, data, kind, i, 1) < 0) return -1;
-        return 0;
+                status = push(spans, data, kind, i, 1);
+    } else {
+        /* SPLIT: str.split(); PERL_SPLIT: multi-bleu.perl, which reads bytes, so only ASCII
+         * whitespace separates */
+        status = split_on(mode == PERL_SPLIT ? perl_space : unicode_space, data, kind, length,
+                          spans, flags);
     }
-    /* SPLIT: str.split(); PERL_SPLIT: multi-bleu.perl, which reads bytes, so only ASCII
-     * whitespace separates */
-    return split_on(mode == PERL_SPLIT ? perl_space : unicode_space, data, kind, length,
-                    spans, flags);
+    if (status == 0 && fold_after) fold_spans(spans);
+    return status;
 }
 
 typedef struct {
@@ -578,7 +699,8 @@ typedef struct {
     long long *matches, *totals, *short_;
     /* the last segment */
     long long last_hyp_len, last_dropped, *last_matches;
-    PyObject *last_ref_lens;
+    long long *last_ref_lens; /* the kept references' lengths, last_ref_count of them */
+    Py_ssize_t last_ref_count, last_ref_cap;
 } Sums;
 
 /* One segment into one set of sums: ``ref_lens`` of its references, of which ``kept``
@@ -626,15 +748,11 @@ static int add_segment(Sums *s, Py_ssize_t hyp_len, const Py_ssize_t *ref_lens,
     }
     if (s->fewest < 0 || count < s->fewest) s->fewest = count;
     if (s->most < 0 || count > s->most) s->most = count;
-    PyObject *lens = PyTuple_New(count);
-    if (!lens) return -1;
-    for (Py_ssize_t r = 0, i = 0; r < refs; r++) {
-        if (kept && !kept[r]) continue;
-        PyObject *v = PyLong_FromSsize_t(ref_lens[r]);
-        if (!v) { Py_DECREF(lens); return -1; }
-        PyTuple_SET_ITEM(lens, i++, v);
-    }
-    Py_XSETREF(s->last_ref_lens, lens);
+    if (grow((void **)&s->last_ref_lens, &s->last_ref_cap, count + 1, sizeof(long long)) < 0)
+        return -1;
+    for (Py_ssize_t r = 0, i = 0; r < refs; r++)
+        if (!kept || kept[r]) s->last_ref_lens[i++] = ref_lens[r];
+    s->last_ref_count = count;
     s->last_hyp_len = hyp_len;
     memcpy(s->last_matches, matches, (size_t)s->order * sizeof(long long));
     s->last_dropped = dropped;
@@ -904,12 +1022,7 @@ static int copy_spans(Spans *to, const Spans *from, int fold) {
     if (grow((void **)&to->items, &to->cap, from->size, sizeof(Span)) < 0) return -1;
     if (from->size) memcpy(to->items, from->items, (size_t)from->size * sizeof(Span));
     to->size = from->size;
-    if (fold)
-        for (Py_ssize_t i = 0; i < to->size; i++) {
-            Span *t = &to->items[i];
-            t->fold = 1;
-            t->hash = hash_span(t->data, t->kind, 0, t->len, 1);
-        }
+    if (fold) fold_spans(to);
     return 0;
 }
 
@@ -918,7 +1031,7 @@ static void group_free(Group *g) {
         for (Py_ssize_t v = 0; v < g->variants; v++) {
             PyMem_Free(g->sums[v].matches); PyMem_Free(g->sums[v].totals);
             PyMem_Free(g->sums[v].short_); PyMem_Free(g->sums[v].last_matches);
-            Py_XDECREF(g->sums[v].last_ref_lens);
+            PyMem_Free(g->sums[v].last_ref_lens);
         }
     }
     PyMem_Free(g->sums); PyMem_Free(g->drop); PyMem_Free(g->matches);
@@ -1003,7 +1116,8 @@ static PyObject *group_result(const Group *g) {
         Py_INCREF(Py_None);
         if (s->count) {
             Py_DECREF(Py_None);
-            last = Py_BuildValue("(LONL)", s->last_hyp_len, s->last_ref_lens,
+            last = Py_BuildValue("(LNNL)", s->last_hyp_len,
+                                 tuple_of(s->last_ref_lens, (int)s->last_ref_count),
                                  tuple_of(s->last_matches, g->order), s->last_dropped);
             if (!last) { Py_DECREF(result); return NULL; }
         }
@@ -1162,10 +1276,16 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
         if (base < 0 && group_count > 1 && groups[gi].mode == SPLIT && !groups[gi].lowercase)
             base = (int)gi;
     }
+    /* Then the groups that may lend their tokens (shares_tokens) before those that take them:
+     * str.split() before Perl's split, 13a before mteval's folded 13a. */
     Py_ssize_t placed = 0;
     if (base >= 0) tokenize_order[placed++] = base;
-    for (Py_ssize_t gi = 0; gi < group_count; gi++)
-        if (gi != base) tokenize_order[placed++] = (int)gi;
+    for (int lender = 1; lender >= 0; lender--)
+        for (Py_ssize_t gi = 0; gi < group_count; gi++) {
+            int mode = groups[gi].mode;
+            if (gi != base && (mode != PERL_SPLIT && mode != V13A_ASCII_LC) == lender)
+                tokenize_order[placed++] = (int)gi;
+        }
     for (Py_ssize_t k = 0; k < group_count; k++) {
         Group *g = &groups[tokenize_order[k]];
         for (Py_ssize_t e = 0; e < k && g->share < 0; e++) {
