@@ -185,6 +185,13 @@ static int push(Spans *spans, const void *data, int kind, Py_ssize_t start, Py_s
     return 0;
 }
 
+/* A token as it is (hash included). */
+static int push_span(Spans *spans, const Span *token) {
+    if (grow((void **)&spans->items, &spans->cap, spans->size + 1, sizeof(Span)) < 0) return -1;
+    spans->items[spans->size++] = *token;
+    return 0;
+}
+
 enum { SPLIT = 0, V13A = 1, CHARS = 2, PREPARED = 3, PERL_SPLIT = 4, V13A_ASCII_LC = 5,
        T2T = 6 };
 
@@ -193,10 +200,11 @@ enum { SPLIT = 0, V13A = 1, CHARS = 2, PREPARED = 3, PERL_SPLIT = 4, V13A_ASCII_
 enum { USED_PYTHON = 1, UNICODE_SPACE = 2 };
 
 /* What split_classified notes of a text, so that other tokenizations can take its tokens:
- * 13a would change them (a 13a punctuation character inside a longer token, a digit before
- * a dash, an entity, a tag, a line break, U+001C-U+001F); T2T would (a punctuation or symbol
+ * 13a would change them token by token (V13A_INSIDE: a 13a punctuation character inside a
+ * longer token) or as a whole text (V13A_UNSAFE: a digit next to a period, comma or dash,
+ * an entity, a tag, a line break, U+001C-U+001F); T2T would (a punctuation or symbol
  * character inside a longer token); A-Z; any character beyond ASCII. */
-enum { V13A_UNSAFE = 4, PS_INSIDE = 8, HAS_UPPER = 16, NON_ASCII = 32 };
+enum { V13A_UNSAFE = 4, PS_INSIDE = 8, HAS_UPPER = 16, NON_ASCII = 32, V13A_INSIDE = 64 };
 
 /* Unicode major classes for T2T (set_unicode_classes): one byte per code point, from
  * Python's unicodedata as Tensor2Tensor enumerates them (harness.bleu.tokenizers.t2t). */
@@ -408,9 +416,11 @@ static inline __attribute__((always_inline)) int split_classified_kind(
             if (Py_UNICODE_ISSPACE(c)) break;
             if (c < 128) {
                 if (c >= 'A' && c <= 'Z') f |= HAS_UPPER;
-                else if (c == '&' || c == '<' || (c == '-' && is_digit(previous)))
-                    f |= V13A_UNSAFE;
-                if (v13a_punctuation_table[c]) inside |= V13A_UNSAFE;
+                else if (c == '&' || c == '<') f |= V13A_UNSAFE;
+                else if ((is_digit(previous) && (c == '-' || c == '.' || c == ',')) ||
+                         ((previous == '.' || previous == ',') && is_digit(c)))
+                    f |= V13A_UNSAFE; /* 13a's digit rules (v13a_digit_rules_apply) */
+                if (v13a_punctuation_table[c]) inside |= V13A_INSIDE;
             }
             if (unicode_class(c)) inside |= PS_INSIDE;
             previous = c;
@@ -491,11 +501,11 @@ static Py_ssize_t t2t_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *o
  * token. So the token runs through t2t_pass so padded, and the spaces in the output are the
  * cuts. */
 static int t2t_token(Spans *spans, const void *data, int kind, Py_ssize_t start,
-                     Py_ssize_t len, int space_before, int space_after) {
+                     Py_ssize_t len, int space_before, int space_after, const Span *whole) {
     int classes = 0;
     for (Py_ssize_t k = 0; k < len && len > 1; k++)
         classes |= unicode_class(PyUnicode_READ(kind, data, start + k));
-    if (!classes) return push(spans, data, kind, start, len);
+    if (!classes) return whole ? push_span(spans, whole) : push(spans, data, kind, start, len);
     /* each pass at most doubles (1, 2) or triples (3) its input */
     enum { SHORT = 32, SHORT_CAP = (SHORT + 2) * 12 };
     Py_UCS4 small[2][SHORT_CAP], *buffers[2] = {small[0], small[1]}, *heap = NULL;
@@ -545,8 +555,33 @@ static int t2t_tokens(const void *data, int kind, Py_ssize_t length, Spans *span
         if (i >= length) break;
         Py_ssize_t start = i;
         while (i < length && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
-        if (t2t_token(spans, data, kind, start, i - start, start > 0, i < length) < 0)
+        if (t2t_token(spans, data, kind, start, i - start, start > 0, i < length, NULL) < 0)
             return -1;
+    }
+    return 0;
+}
+
+/* 13a where its digit rules do not apply (v13a_digit_rules_apply) and entities are replaced:
+ * every punctuation character is a token, and whitespace separates the rest; over
+ * [start, end) of the text. */
+static int v13a_scan(Spans *spans, const void *data, int kind, Py_ssize_t start,
+                     Py_ssize_t end) {
+    Py_ssize_t i = start;
+    while (i < end) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(c)) { i++; continue; }
+        if (v13a_punctuation(c)) {
+            if (push(spans, data, kind, i, 1) < 0) return -1;
+            i++;
+            continue;
+        }
+        Py_ssize_t first = i;
+        while (i < end) {
+            c = PyUnicode_READ(kind, data, i);
+            if (Py_UNICODE_ISSPACE(c) || v13a_punctuation(c)) break;
+            i++;
+        }
+        if (push(spans, data, kind, first, i - first) < 0) return -1;
     }
     return 0;
 }
@@ -652,23 +687,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
             }
         }
         if (presplit) return split_on(unicode_space, data, kind, end, spans, flags);
-        while (i < end) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (Py_UNICODE_ISSPACE(c)) { i++; continue; }
-            if (v13a_punctuation(c)) {
-                if (push(spans, data, kind, i, 1) < 0) return -1;
-                i++;
-                continue;
-            }
-            Py_ssize_t start = i;
-            while (i < end) {
-                c = PyUnicode_READ(kind, data, i);
-                if (Py_UNICODE_ISSPACE(c) || v13a_punctuation(c)) break;
-                i++;
-            }
-            if (push(spans, data, kind, start, i - start) < 0) return -1;
-        }
-        return 0;
+        return v13a_scan(spans, data, kind, 0, end);
     }
     int status = 0;
     if (mode == T2T) {
@@ -1142,7 +1161,7 @@ static int derived_tokens(const Group *g, int flags) {
     switch (g->mode) {
     case SPLIT: break;
     case PERL_SPLIT: if (flags & UNICODE_SPACE) return 0; break;
-    case V13A: case V13A_ASCII_LC: if (flags & V13A_UNSAFE) return 0; break;
+    case V13A: case V13A_ASCII_LC: if (flags & (V13A_UNSAFE | V13A_INSIDE)) return 0; break;
     case T2T: if (flags & PS_INSIDE) return 0; break;
     default: return 0;
     }
@@ -1154,9 +1173,47 @@ static int root_source(const Group *groups, int gi) {
     return gi;
 }
 
+/* Whether group ``g`` may build its tokens of a text from the base group's str.split() tokens
+ * of it, token by token (tokens_by_token): T2T always, 13a where none of its rules reaches
+ * beyond one token (no V13A_UNSAFE); lower-casing only of ASCII text (folding). */
+static int by_token(const Group *g, int flags) {
+    if (g->lowercase && (flags & NON_ASCII)) return 0;
+    if (g->mode == T2T) return 1;
+    return (g->mode == V13A || g->mode == V13A_ASCII_LC) && !(flags & V13A_UNSAFE);
+}
+
+/* Group ``g``'s tokens of ``text`` from its str.split() tokens ``words`` (by_token): each word
+ * through T2T's passes (t2t_token) or 13a's punctuation rule (v13a_scan), taken as it is
+ * where they leave it whole; then folded where the group lower-cases or is mteval's. */
+static int tokens_by_token(const Group *g, const Spans *words, PyObject *text, Spans *spans) {
+    const void *data = PyUnicode_DATA(text);
+    int kind = PyUnicode_KIND(text);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    spans->size = 0;
+    for (Py_ssize_t w = 0; w < words->size; w++) {
+        const Span *word = &words->items[w];
+        Py_ssize_t start = ((const char *)word->data - (const char *)data) / kind;
+        int status;
+        if (g->mode == T2T) {
+            status = t2t_token(spans, data, kind, start, word->len, start > 0,
+                               start + word->len < length, word);
+        } else {
+            int punctuation = 0;
+            for (Py_ssize_t k = 0; k < word->len && word->len > 1 && !punctuation; k++)
+                punctuation = v13a_punctuation(PyUnicode_READ(kind, data, start + k));
+            status = punctuation ? v13a_scan(spans, data, kind, start, start + word->len)
+                                 : push_span(spans, word);
+        }
+        if (status < 0) return -1;
+    }
+    if (g->lowercase || g->mode == V13A_ASCII_LC) fold_spans(spans);
+    return 0;
+}
+
 /* Phase one of a segment under group ``gi``: its tokens -- the base group's str.split()
  * tokens where this tokenization gives the same (derived_tokens), an earlier group's where
- * the rules agree (shares_tokens), its own tokenization otherwise. */
+ * the rules agree (shares_tokens), built from the base's token by token (by_token), its own
+ * tokenization otherwise. */
 static int group_tokens(Group *groups, int gi, int base, PyObject *hyp_text,
                         PyObject **ref_items, Py_ssize_t R, PyObject **keeps,
                         Py_ssize_t *kept_objects) {
@@ -1181,6 +1238,9 @@ static int group_tokens(Group *groups, int gi, int base, PyObject *hyp_text,
             if (copy_spans(spans, t ? &from->refs[t - 1] : &from->hyp, g->fold) < 0) return -1;
             g->flags[t] = from->flags[t];
             if (!g->fold) copied_from = g->share;
+        } else if (b && by_token(g, b->flags[t])) {
+            if (tokens_by_token(g, t ? &b->refs[t - 1] : &b->hyp, text, spans) < 0) return -1;
+            g->flags[t] = b->flags[t] & ~USED_PYTHON;
         } else {
             PyObject *keep;
             if (tokens_of(text, g->mode, g->prepare, g->lowercase, spans, &keep,
