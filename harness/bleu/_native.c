@@ -27,10 +27,15 @@
 typedef struct {
     const void *data;
     Py_ssize_t len;
-    int kind;
-    int fold; /* read with A-Z as a-z (mteval's tr/[A-Z]/[a-z]/ of another group's tokens) */
+    unsigned char kind;
+    unsigned char fold;  /* read with A-Z as a-z (mteval's tr/[A-Z]/[a-z]/ of another group's) */
+    unsigned char marks; /* MARK_*: what split_classified saw in it (0: not looked at) */
     uint64_t hash;
 } Span;
+
+/* A str.split() token's marks: looked at; longer than one character with a character of
+ * T2T's classes P or S inside, or of 13a's punctuation; with A-Z. */
+enum { MARK_KNOWN = 1, MARK_PS = 2, MARK_PUNCT = 4, MARK_UPPER = 8 };
 
 typedef struct {
     Span *items;
@@ -168,7 +173,8 @@ static int has_ascii_upper(const Span *t) {
 static void fold_spans(Spans *spans) {
     for (Py_ssize_t i = 0; i < spans->size; i++) {
         Span *t = &spans->items[i];
-        if (t->fold || !has_ascii_upper(t)) continue;
+        if (t->fold || !((t->marks & MARK_KNOWN) ? t->marks & MARK_UPPER : has_ascii_upper(t)))
+            continue;
         t->fold = 1;
         t->hash = hash_span(t->data, t->kind, 0, t->len, 1);
     }
@@ -181,6 +187,7 @@ static int push(Spans *spans, const void *data, int kind, Py_ssize_t start, Py_s
     s->data = (const char *)data + start * kind;
     s->len = len;
     s->fold = 0;
+    s->marks = 0;
     s->hash = hash_span(data, kind, start, len, 0);
     return 0;
 }
@@ -223,8 +230,25 @@ static inline int unicode_class(Py_UCS4 c) {
 static const char V13A_PUNCTUATION[] = "{|}~[\\]^_`!\"#$%&()*+:;<=>?@/.,";
 static char v13a_punctuation_table[128];
 
+/* What split_classified needs to know of an ASCII character, one table lookup. */
+enum { T_SPACE = 1, T_UPPER = 2, T_PUNCT = 4, T_PS = 8, T_DIGIT = 16, T_DOT_COMMA = 32,
+       T_DASH = 64, T_ENTITY_OR_TAG = 128, T_LINE = 256 };
+static unsigned short ascii_traits[128];
+
 static void init_v13a_punctuation(void) {
     for (const char *c = V13A_PUNCTUATION; *c; c++) v13a_punctuation_table[(int)*c] = 1;
+    for (int c = 0; c < 128; c++) {
+        unsigned short t = 0;
+        if (Py_UNICODE_ISSPACE(c)) t |= T_SPACE;
+        if (c == '\n' || (c >= 0x1c && c <= 0x1f)) t |= T_LINE;
+        if (c >= 'A' && c <= 'Z') t |= T_UPPER;
+        if (v13a_punctuation_table[c]) t |= T_PUNCT;
+        if (c >= '0' && c <= '9') t |= T_DIGIT;
+        if (c == '.' || c == ',') t |= T_DOT_COMMA;
+        if (c == '-') t |= T_DASH;
+        if (c == '&' || c == '<') t |= T_ENTITY_OR_TAG;
+        ascii_traits[c] = t; /* T_PS once set_unicode_classes gives T2T's classes */
+    }
 }
 
 static inline int v13a_punctuation(Py_UCS4 c) { return c < 128 && v13a_punctuation_table[c]; }
@@ -404,30 +428,40 @@ static inline __attribute__((always_inline)) int split_classified_kind(
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
             if (!Py_UNICODE_ISSPACE(c)) break;
             if (!perl_space(c)) f |= UNICODE_SPACE;
-            if (c == '\n' || (c >= 0x1c && c <= 0x1f)) f |= V13A_UNSAFE;
+            if (c < 128 && (ascii_traits[c] & T_LINE)) f |= V13A_UNSAFE;
             i++;
         }
         if (i >= n) break;
         Py_ssize_t start = i;
-        int inside = 0;
-        Py_UCS4 previous = 0;
+        unsigned seen = 0, previous = 0;
         while (i < n) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (Py_UNICODE_ISSPACE(c)) break;
+            unsigned t;
             if (c < 128) {
-                if (c >= 'A' && c <= 'Z') f |= HAS_UPPER;
-                else if (c == '&' || c == '<') f |= V13A_UNSAFE;
-                else if ((is_digit(previous) && (c == '-' || c == '.' || c == ',')) ||
-                         ((previous == '.' || previous == ',') && is_digit(c)))
-                    f |= V13A_UNSAFE; /* 13a's digit rules (v13a_digit_rules_apply) */
-                if (v13a_punctuation_table[c]) inside |= V13A_INSIDE;
+                t = ascii_traits[c];
+            } else {
+                if (Py_UNICODE_ISSPACE(c)) break;
+                t = unicode_class(c) ? T_PS : 0;
             }
-            if (unicode_class(c)) inside |= PS_INSIDE;
-            previous = c;
+            if (t & T_SPACE) break;
+            /* 13a's digit rules (v13a_digit_rules_apply): a digit then a period, comma or
+             * dash, or a period or comma then a digit */
+            if (((previous & T_DIGIT) && (t & (T_DOT_COMMA | T_DASH))) ||
+                ((previous & T_DOT_COMMA) && (t & T_DIGIT)))
+                f |= V13A_UNSAFE;
+            seen |= t;
+            previous = t;
             i++;
         }
-        if (i - start > 1) f |= inside;
+        if (seen & T_UPPER) f |= HAS_UPPER;
+        if (seen & T_ENTITY_OR_TAG) f |= V13A_UNSAFE;
+        unsigned char marks = MARK_KNOWN | (seen & T_UPPER ? MARK_UPPER : 0);
+        if (i - start > 1) {
+            if (seen & T_PUNCT) { f |= V13A_INSIDE; marks |= MARK_PUNCT; }
+            if (seen & T_PS) { f |= PS_INSIDE; marks |= MARK_PS; }
+        }
         if (push(spans, data, kind, start, i - start) < 0) return -1;
+        spans->items[spans->size - 1].marks = marks;
     }
     *flags = f;
     return 0;
@@ -1194,7 +1228,10 @@ static int tokens_by_token(const Group *g, const Spans *words, PyObject *text, S
         const Span *word = &words->items[w];
         Py_ssize_t start = ((const char *)word->data - (const char *)data) / kind;
         int status;
-        if (g->mode == T2T) {
+        if (word->marks & MARK_KNOWN &&
+            !(word->marks & (g->mode == T2T ? MARK_PS : MARK_PUNCT))) {
+            status = push_span(spans, word); /* nothing in it to cut */
+        } else if (g->mode == T2T) {
             status = t2t_token(spans, data, kind, start, word->len, start > 0,
                                start + word->len < length, word);
         } else {
@@ -1423,6 +1460,8 @@ static PyObject *native_set_unicode_classes(PyObject *self, PyObject *table) {
     Py_XSETREF(unicode_classes_owner, table);
     unicode_classes = (const unsigned char *)PyBytes_AS_STRING(table);
     unicode_classes_len = PyBytes_GET_SIZE(table);
+    for (int c = 0; c < 128; c++)
+        ascii_traits[c] = (unsigned short)((ascii_traits[c] & ~T_PS) | (unicode_class(c) ? T_PS : 0));
     Py_RETURN_NONE;
 }
 
