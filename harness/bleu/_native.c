@@ -107,22 +107,34 @@ static uint64_t hash_wide(const void *data, int kind, Py_ssize_t start, Py_ssize
     return mix(h);
 }
 
+#define HIGH_BITS 0x8080808080808080ULL
+
+/* Eight ASCII bytes with A-Z made a-z at once: a byte gets 0x20 where it is >= 'A' and not
+ * > 'Z' (no byte carries into the next: all are below 0x80). */
+static inline uint64_t ascii_folded_word(uint64_t word) {
+    uint64_t at_least_a = word + 0x3f3f3f3f3f3f3f3fULL, beyond_z = word + 0x2525252525252525ULL;
+    return word + (((at_least_a & ~beyond_z) & HIGH_BITS) >> 2);
+}
+
 static inline uint64_t hash_span(const void *data, int kind, Py_ssize_t start, Py_ssize_t len,
                                  int fold) {
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)len, word = 0;
     Py_ssize_t i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (kind == PyUnicode_1BYTE_KIND && !fold) {
+    if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *c = (const Py_UCS1 *)data + start;
         for (; i + 8 <= len; i += 8) {
             memcpy(&word, c + i, 8);
-            h = mix(h ^ word);
+            if (fold && (word & HIGH_BITS)) { word = 0; goto by_character; }
+            h = mix(h ^ (fold ? ascii_folded_word(word) : word));
         }
         if (i == len) return h;
         word = 0;
         for (Py_ssize_t k = len - 1; k >= i; k--) word = (word << 8) | c[k];
-        return mix(h ^ word);
+        if (fold && (word & HIGH_BITS)) { word = 0; goto by_character; }
+        return mix(h ^ (fold ? ascii_folded_word(word) : word));
     }
+by_character:;
 #endif
     int filled = 0;
     for (; i < len; i++) {
@@ -932,9 +944,22 @@ static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const in
     for (Py_ssize_t j = 0; j < total_ref; j++) { ref_hash[j] = seed; ref_alive[j] = ref_ids[j] >= 0; }
     Py_ssize_t gmask = gcap - 1;
     for (Py_ssize_t n = 1; n <= top; n++) {
-        memset(w->gram_slots, 0, (size_t)gcap * sizeof(int32_t));
         Py_ssize_t grams = 0;
-        for (Py_ssize_t i = 0; i + n <= H; i++) {
+        if (n == 1) { /* the ids are the unigrams' table: 0, 1, ... by first use */
+            for (Py_ssize_t i = 0; i < H; i++)
+                if (hyp_ids[i] >= grams) grams = hyp_ids[i] + 1;
+            memset(w->gram_count, 0, (size_t)grams * sizeof(int64_t));
+            memset(w->gram_best, 0, (size_t)grams * sizeof(int64_t));
+            memset(w->gram_cur, 0, (size_t)grams * sizeof(int64_t));
+            for (Py_ssize_t i = 0; i < H; i++) {
+                int32_t g = hyp_ids[i];
+                w->gram_count[g]++;
+                pos_gram[i] = g;
+                hyp_hash[i] = mix(hyp_hash[i] ^ (uint64_t)(uint32_t)g);
+            }
+        }
+        if (n > 1) memset(w->gram_slots, 0, (size_t)gcap * sizeof(int32_t));
+        for (Py_ssize_t i = 0; n > 1 && i + n <= H; i++) {
             if (n > 1 && !(hyp_alive[i] && hyp_alive[i + 1])) { pos_gram[i] = -1; continue; }
             uint64_t h = mix(hyp_hash[i] ^ (uint64_t)(uint32_t)hyp_ids[i + n - 1]);
             hyp_hash[i] = h;
@@ -971,9 +996,15 @@ static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const in
             uint64_t *hashes = &ref_hash[base];
             Py_ssize_t L = refs[r].size, touched = 0;
             base += L;
-            for (Py_ssize_t j = 0; j + n <= L; j++) {
+            for (Py_ssize_t j = 0; n == 1 && j < L; j++) { /* a token is its unigram */
+                int32_t g = ids[j];
+                if (g < 0) continue; /* not a hypothesis token: not alive */
+                hashes[j] = mix(hashes[j] ^ (uint64_t)(uint32_t)g);
+                if (w->gram_cur[g]++ == 0) w->touched[touched++] = g;
+            }
+            for (Py_ssize_t j = 0; n > 1 && j + n <= L; j++) {
                 /* alive[j], alive[j + 1]: the (n-1)-grams at j and j + 1 are hypothesis
-                 * n-grams (for n = 1: the token is a hypothesis token) */
+                 * n-grams */
                 if (!alive[j] || (n > 1 && !alive[j + 1])) { alive[j] = 0; continue; }
                 uint64_t h = mix(hashes[j] ^ (uint64_t)(uint32_t)ids[j + n - 1]);
                 hashes[j] = h;
