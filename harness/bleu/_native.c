@@ -13,7 +13,9 @@
  * All conventions at once cost little more than one, because within a segment:
  * - a tokenization that would give str.split()'s tokens takes them (split_classified notes
  *   what would make 13a, T2T, Perl's split or lower-casing differ), or an earlier group's
- *   where the rules agree (shares_tokens);
+ *   where the rules agree (shares_tokens); T2T, and 13a where no rule reaches beyond a
+ *   word, build theirs from str.split()'s word by word (tokens_by_token), cutting only the
+ *   words with punctuation in them; a word without A-Z is the same folded, hash included;
  * - tokens become ids (assign_ids); groups with the same ids have the same clipped matches,
  *   so they are counted once, highest order first (mteval's nine serve the others' four);
  * - an order looks only where the previous order's n-grams matched (count_matches).
@@ -401,32 +403,24 @@ static Py_ssize_t v13a_pass(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *
     return o;
 }
 
-typedef Py_ssize_t (*Pass)(int pass, const Py_UCS4 *in, Py_ssize_t n, Py_UCS4 *out);
-
-/* The text after ``passes`` passes of ``pass`` (1, 2, ...), each over the previous one's
- * output (each at most triples the length), padded with a space on each side first when
- * ``pad``; a new str. */
-static PyObject *rewritten(const void *data, int kind, Py_ssize_t length, int pad, Pass pass,
-                           int passes) {
-    Py_ssize_t n = length + (pad ? 2 : 0);
-    Py_UCS4 *in = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Py_UCS4));
+/* The text " text " after 13a's four passes (v13a_pass), each over the previous one's output
+ * (each at most triples the length); a new str. */
+static PyObject *v13a_spaced(const void *data, int kind, Py_ssize_t length) {
+    Py_ssize_t n = length + 2;
+    Py_UCS4 *in = PyMem_Malloc((size_t)n * sizeof(Py_UCS4));
     if (!in) return PyErr_NoMemory();
-    if (pad) in[0] = in[n - 1] = ' ';
-    for (Py_ssize_t i = 0; i < length; i++) in[i + (pad ? 1 : 0)] = PyUnicode_READ(kind, data, i);
-    for (int p = 1; p <= passes; p++) {
-        Py_UCS4 *out = PyMem_Malloc((size_t)(n ? n : 1) * 3 * sizeof(Py_UCS4));
+    in[0] = in[n - 1] = ' ';
+    for (Py_ssize_t i = 0; i < length; i++) in[i + 1] = PyUnicode_READ(kind, data, i);
+    for (int pass = 1; pass <= 4; pass++) {
+        Py_UCS4 *out = PyMem_Malloc((size_t)n * 3 * sizeof(Py_UCS4));
         if (!out) { PyMem_Free(in); return PyErr_NoMemory(); }
-        n = pass(p, in, n, out);
+        n = v13a_pass(pass, in, n, out);
         PyMem_Free(in);
         in = out;
     }
     PyObject *text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, in, n);
     PyMem_Free(in);
     return text;
-}
-
-static PyObject *v13a_spaced(const void *data, int kind, Py_ssize_t length) {
-    return rewritten(data, kind, length, 1, v13a_pass, 4);
 }
 
 /* split_classified for one kind of string: inlined with a constant ``kind``, so that

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, repeat
 
 try:
     from _collections import _count_elements  # CPython's C helper behind Counter.update
@@ -97,15 +97,10 @@ def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order
         ref_grams = [shifted[0] if n == 1 else zip(*shifted[:n])
                      for shifted in refs_shifted if len(shifted[0]) >= n]
         if len(hyp_set) == len(hyp_grams):
-            common = hyp_set.intersection(ref_grams[0])
-            for grams in ref_grams[1:]:
-                common.update(hyp_set.intersection(grams))
-            matched = len(common)
+            matched = len(hyp_set.intersection(chain.from_iterable(ref_grams)))
         else:  # the hypothesis repeats an n-gram: the largest count in one reference clips
             ref_counts = [_counts(grams) for grams in ref_grams]
-            common = hyp_set.intersection(ref_counts[0])
-            for counts in ref_counts[1:]:
-                common.update(hyp_set.intersection(counts))
+            common = hyp_set.intersection(chain.from_iterable(ref_counts))
             if len(ref_counts) == 1:
                 best = map(ref_counts[0].__getitem__, common)
             else:
