@@ -14,14 +14,13 @@ pass -- ``tests/test_native.py`` checks that on every run.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
 from harness.bleu.corpus import CorpusStats
 from harness.bleu.stats import SegmentStats
 from harness.bleu.tokenizers import get_tokenizer
-from harness.bleu.tokenizers.unicode_classes import category_ranges
+from harness.bleu.tokenizers.unicode_classes import major_letters
 
 try:
     from harness.bleu import _native
@@ -65,12 +64,9 @@ def _mode(tokenizer) -> int:
 @cache
 def _load_unicode_classes() -> None:
     """Hands the C pass T2T's classes once: one byte per code point, 1 for P*, 2 for S*
-    (:func:`harness.bleu.tokenizers.unicode_classes.category_ranges`, as T2T enumerates)."""
-    table = bytearray(sys.maxunicode)
-    for major, flag in (("P", 1), ("S", 2)):
-        for first, last in category_ranges()[major]:
-            table[first:last + 1] = bytes([flag]) * (last - first + 1)
-    _native.set_unicode_classes(bytes(table))
+    (:func:`harness.bleu.tokenizers.unicode_classes.major_letters`, as T2T enumerates)."""
+    flags = bytes(1 if chr(b) == "P" else 2 if chr(b) == "S" else 0 for b in range(256))
+    _native.set_unicode_classes(major_letters().encode("ascii").translate(flags))
 
 
 def count_groups(

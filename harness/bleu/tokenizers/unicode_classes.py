@@ -12,31 +12,26 @@ import re
 import sys
 import unicodedata
 from functools import cache, lru_cache
+from operator import itemgetter
 
 #: The major classes enumerated, in one pass over every code point.
 MAJOR_CLASSES = "NPSZ"
+
+
+@cache
+def major_letters() -> str:
+    """The first letter of every code point's general category, over ``range(sys.maxunicode)``
+    as ``bleu_hook`` enumerates them (one string; ``unicodedata.category`` mapped at C speed)."""
+    return "".join(map(itemgetter(0), map(unicodedata.category, map(chr, range(sys.maxunicode)))))
 
 
 @lru_cache(maxsize=1)
 def category_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
     """Runs ``(first, last)`` of code points whose category starts with each letter of
     :data:`MAJOR_CLASSES`, over ``range(sys.maxunicode)`` as ``bleu_hook`` enumerates them."""
-    category = unicodedata.category
-    runs: dict[str, list[tuple[int, int]]] = {p: [] for p in MAJOR_CLASSES}
-    current: dict[str, list[int]] = {}
-    for x in range(sys.maxunicode):
-        c = category(chr(x))[0]
-        if c in runs:
-            run = current.get(c)
-            if run is not None and run[1] == x - 1:
-                run[1] = x
-            else:
-                if run is not None:
-                    runs[c].append((run[0], run[1]))
-                current[c] = [x, x]
-    for c, run in current.items():
-        runs[c].append((run[0], run[1]))
-    return {c: tuple(r) for c, r in runs.items()}
+    letters = major_letters()
+    return {major: tuple((run.start(), run.end() - 1) for run in re.finditer(f"{major}+", letters))
+            for major in MAJOR_CLASSES}
 
 
 @cache
