@@ -338,10 +338,14 @@ static int push_sequence(PyObject *result, Spans *spans, PyObject **keep) {
 
 static int unicode_space(Py_UCS4 c) { return Py_UNICODE_ISSPACE(c); }
 
-/* Runs of characters that are not ``is_space`` into ``spans``; UNICODE_SPACE into ``*flags``
- * where a separator is not Perl whitespace. */
+static int t2t_token(Spans *spans, const void *data, int kind, Py_ssize_t start,
+                     Py_ssize_t len, int space_before, int space_after, const Span *whole);
+
+/* Runs of characters that are not ``is_space`` into ``spans`` -- each through T2T's passes
+ * (t2t_token) when ``t2t``; UNICODE_SPACE into ``*flags`` where a separator is not Perl
+ * whitespace. */
 static int split_on(int (*is_space)(Py_UCS4), const void *data, int kind, Py_ssize_t length,
-                    Spans *spans, int *flags) {
+                    Spans *spans, int *flags, int t2t) {
     Py_ssize_t i = 0;
     while (i < length) {
         while (i < length) {
@@ -353,7 +357,9 @@ static int split_on(int (*is_space)(Py_UCS4), const void *data, int kind, Py_ssi
         if (i >= length) break;
         Py_ssize_t start = i;
         while (i < length && !is_space(PyUnicode_READ(kind, data, i))) i++;
-        if (push(spans, data, kind, start, i - start) < 0) return -1;
+        if ((t2t ? t2t_token(spans, data, kind, start, i - start, start > 0, i < length, NULL)
+                 : push(spans, data, kind, start, i - start)) < 0)
+            return -1;
     }
     return 0;
 }
@@ -582,25 +588,6 @@ static int t2t_token(Spans *spans, const void *data, int kind, Py_ssize_t start,
     return failed ? -1 : 0;
 }
 
-/* Tensor2Tensor's tokens of a text: its str.split() tokens, each through t2t_token. */
-static int t2t_tokens(const void *data, int kind, Py_ssize_t length, Spans *spans, int *flags) {
-    Py_ssize_t i = 0;
-    while (i < length) {
-        while (i < length) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (!Py_UNICODE_ISSPACE(c)) break;
-            if (!perl_space(c)) *flags |= UNICODE_SPACE;
-            i++;
-        }
-        if (i >= length) break;
-        Py_ssize_t start = i;
-        while (i < length && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
-        if (t2t_token(spans, data, kind, start, i - start, start > 0, i < length, NULL) < 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* 13a where its digit rules do not apply (v13a_digit_rules_apply) and entities are replaced:
  * every punctuation character is a token, and whitespace separates the rest; over
  * [start, end) of the text. */
@@ -726,7 +713,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
                 data = target;
             }
         }
-        if (presplit) return split_on(unicode_space, data, kind, end, spans, flags);
+        if (presplit) return split_on(unicode_space, data, kind, end, spans, flags, 0);
         return v13a_scan(spans, data, kind, 0, end);
     }
     int status = 0;
@@ -735,7 +722,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
             PyErr_SetString(PyExc_RuntimeError, "set_unicode_classes() was not called");
             return -1;
         }
-        status = t2t_tokens(data, kind, length, spans, flags);
+        status = split_on(unicode_space, data, kind, length, spans, flags, 1);
     } else if (mode == CHARS) {
         for (; i < length && status == 0; i++)
             if (!Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
@@ -744,7 +731,7 @@ static int tokens_of(PyObject *text, int mode, PyObject *prepare, int lowercase,
         /* SPLIT: str.split(); PERL_SPLIT: multi-bleu.perl, which reads bytes, so only ASCII
          * whitespace separates */
         status = split_on(mode == PERL_SPLIT ? perl_space : unicode_space, data, kind, length,
-                          spans, flags);
+                          spans, flags, 0);
     }
     if (status == 0 && fold_after) fold_spans(spans);
     return status;
