@@ -184,10 +184,7 @@ class StatsBuilder:
         self.longest = 0
         self.last: tuple | None = None
 
-    def add(self, segment: SegmentStats) -> None:
-        self.add_counts(segment.hyp_len, segment.ref_lens, segment.matches, segment.dropped)
-
-    def add_counts(self, hyp_len: int, ref_lens: Sequence[int], matches: Sequence[int],
+    def add(self, hyp_len: int, ref_lens: Sequence[int], matches: Sequence[int],
                    dropped: int = 0) -> None:
         """Adds one segment: its hypothesis length, reference lengths, clipped matches per
         order (at least :attr:`order` of them; more are ignored) and dropped references."""

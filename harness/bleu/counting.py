@@ -94,7 +94,7 @@ def count_in_python(
     if len(plan) == 1:
         (token_key, drop, builder), = plan
         prepare = prepares[token_key]
-        add = builder.add_counts
+        add = builder.add
         for hyp, refs in zip(hypotheses, references):
             dropped = 0
             if drop and "" in refs:
@@ -126,5 +126,5 @@ def count_in_python(
             else:
                 matches = clipped_matches(hyp_tokens, ref_tokens, top)
                 counted.append((hyp_tokens, ref_tokens, matches))
-            builder.add_counts(len(hyp_tokens), tuple(map(len, ref_tokens)), matches, dropped)
+            builder.add(len(hyp_tokens), tuple(map(len, ref_tokens)), matches, dropped)
     return {key: builder.build() for key, builder in zip(keys, builders)}
