@@ -17,7 +17,7 @@ from strategies import corpus
 
 from harness.bleu import native
 from harness.bleu.convention import Preprocessing
-from harness.bleu.counting import count_in_c, count_in_python
+from harness.bleu.counting import CHUNK, count_in_c, count_in_python
 from harness.bleu.tokenizers import TOKENIZERS
 
 pytestmark = pytest.mark.skipif(native._native is None, reason=str(native.why_unavailable()))
@@ -115,6 +115,27 @@ def test_repeated_ngrams_and_long_lines_are_clipped_alike():
         n = rng.randint(1, 4)
         assert_same([line() for _ in range(n)],
                     [[line() for _ in range(rng.randint(0, 3))] for _ in range(n)], keys)
+
+
+def test_one_preprocessing_is_summed_a_chunk_at_a_time_alike():
+    """With one preprocessing the pure-Python pass sums :data:`CHUNK` segments at once, at C
+    speed when each has one reference: corpora of several chunks (the longest reference in
+    the first, every hypothesis length around the order), with one reference everywhere
+    (empty ones dropped or kept), with several, with none or one, and with none to two in
+    the first chunk only."""
+    rng = random.Random(5)
+
+    def line(longest):
+        return " ".join(rng.choice(WORDS[:8]) for _ in range(rng.randrange(longest + 1)))
+
+    for reference_counts in ([1], [1, 2, 3], [0, 1], None):
+        n = 2 * CHUNK + rng.randrange(CHUNK)
+        hyps = [line(10) for _ in range(n)]
+        refs = [[line(40 if i < 10 else 20) for _ in range(rng.choice(
+                    reference_counts or ([0, 1, 2] if i < CHUNK else [1])))] for i in range(n)]
+        for key in (Preprocessing("none"), Preprocessing("13a", True, True)):
+            for order in (1, 4, 9):
+                assert_same(hyps, refs, {key: order})
 
 
 def test_iterators_are_consumed_once_and_lengths_must_agree():

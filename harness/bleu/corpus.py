@@ -221,6 +221,28 @@ class StatsBuilder:
             self.most = count
         self.last = (hyp_len, ref_lens, matches, dropped)
 
+    def add_many(self, hyp_lens: Sequence[int], ref_lens: Sequence[Sequence[int]],
+                 matches: Sequence[Sequence[int]], dropped: Sequence[int]) -> None:
+        """:meth:`add` for consecutive segments, one list per argument. When every segment
+        has one reference (the common case) the sums are taken at C speed, not per segment."""
+        if not hyp_lens:
+            return
+        if set(map(len, ref_lens)) != {1}:
+            for segment in zip(hyp_lens, ref_lens, matches, dropped, strict=True):
+                self.add(*segment)
+            return
+        self.count += len(hyp_lens)
+        self.hyp_len += sum(hyp_lens)
+        for length in filter(self.order.__gt__, hyp_lens):
+            self.short_lengths[length] += 1
+        self.matches = list(map(sum, zip(self.matches, *matches)))
+        singles = [lens[0] for lens in ref_lens]
+        self.single_ref_sum += sum(singles)
+        self.longest = max(self.longest, *singles)
+        self.fewest = 1 if self.fewest is None else min(self.fewest, 1)
+        self.most = 1 if self.most is None else max(self.most, 1)
+        self.last = (hyp_lens[-1], ref_lens[-1], matches[-1], dropped[-1])
+
     def build(self) -> CorpusStats:
         order, count, short_lengths = self.order, self.count, self.short_lengths
         # Order n+1 has max(0, hyp_len - n) n-grams per segment: the summed length less n per

@@ -1,7 +1,8 @@
 """The statistics pass: text in, one :class:`CorpusStats` per preprocessing out.
 
 One pass over the segments serves every preprocessing at once, segment by segment, so no
-per-segment table outlives its segment (memory is bounded by one segment plus the input).
+per-segment table outlives its segment (memory is bounded by one segment plus the input;
+with one preprocessing, by the tokens of one chunk of :data:`CHUNK` segments).
 Where two preprocessings give the same tokens for a segment -- pre-tokenized text under
 ``none`` and ``13a``, lower-case text with and without ``lowercase`` -- the segment is counted
 once and its statistics are shared: conventions that differ only in rules which this
@@ -15,14 +16,17 @@ integers either way (tests/test_native.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice, repeat
 
 from harness.bleu import native
 from harness.bleu.convention import Preprocessing
 from harness.bleu.corpus import CorpusStats, StatsBuilder
 from harness.bleu.stats import clipped_matches
 from harness.bleu.tokenizers import get_tokenizer
+from harness.bleu.tokenizers.sacrebleu import tokenize_none
 
 Tokens = list[str]
+CHUNK = 1024  # segments the pure-Python pass holds at once (bounded memory)
 
 
 def preparer(key: Preprocessing) -> Callable[[str], Tokens]:
@@ -93,17 +97,7 @@ def count_in_python(
 
     if len(plan) == 1:
         (token_key, drop, builder), = plan
-        prepare = prepares[token_key]
-        add = builder.add
-        for hyp, refs in zip(hypotheses, references):
-            dropped = 0
-            if drop and "" in refs:
-                kept = [r for r in refs if r != ""]
-                dropped = len(refs) - len(kept)
-                refs = kept
-            hyp_tokens, ref_tokens = prepare(hyp), [prepare(r) for r in refs]
-            add(len(hyp_tokens), tuple(map(len, ref_tokens)),
-                clipped_matches(hyp_tokens, ref_tokens, top), dropped)
+        _count_one_preprocessing(hypotheses, references, prepares[token_key], drop, top, builder)
         return {keys[0]: builder.build()}
 
     for hyp, refs in zip(hypotheses, references):
@@ -128,3 +122,31 @@ def count_in_python(
                 counted.append((hyp_tokens, ref_tokens, matches))
             builder.add(len(hyp_tokens), tuple(map(len, ref_tokens)), matches, dropped)
     return {key: builder.build() for key, builder in zip(keys, builders)}
+
+
+def _count_one_preprocessing(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    prepare: Callable[[str], Tokens],
+    drop_empty_references: bool,
+    max_order: int,
+    builder: StatsBuilder,
+) -> None:
+    """The pure-Python pass for one preprocessing, :data:`CHUNK` segments at a time: each
+    step is a C-level ``map`` over the chunk, and the builder sums a chunk at once."""
+    if prepare is tokenize_none:
+        prepare = str.split  # the same, without a Python frame per text
+    segments = zip(hypotheses, references)
+    while chunk := list(islice(segments, CHUNK)):
+        hyps, refs = zip(*chunk)
+        dropped: Sequence[int] = [0] * len(chunk)
+        if drop_empty_references:
+            kept = [[r for r in rs if r != ""] if "" in rs else rs for rs in refs]
+            dropped = list(map(int.__sub__, map(len, refs), map(len, kept)))
+            refs = kept
+        hyp_tokens = list(map(prepare, hyps))
+        ref_tokens = list(map(list, map(map, repeat(prepare), refs)))
+        builder.add_many(list(map(len, hyp_tokens)),
+                         list(map(tuple, map(map, repeat(len), ref_tokens))),
+                         list(map(clipped_matches, hyp_tokens, ref_tokens, repeat(max_order))),
+                         dropped)

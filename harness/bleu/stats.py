@@ -54,58 +54,67 @@ def _counts(grams: Iterable) -> dict:
     return counts
 
 
+def _clip_repeated(hyp_counts: dict, common: set, ref_grams: Sequence[Iterable]) -> int:
+    """Clipped matches of one order whose hypothesis repeats an n-gram: ``common`` (the
+    hypothesis n-grams some reference has) each count once, and each repeated one adds
+    ``min(its count, its largest count in one reference) - 1``. Only the repeated n-grams are
+    counted in the references (``ref_grams``: one iterable of n-grams per reference)."""
+    matched = len(common)
+    repeated = [gram for gram in common if hyp_counts[gram] > 1]
+    if repeated:
+        wanted = set(repeated).__contains__
+        ref_counts = [_counts(filter(wanted, grams)) for grams in ref_grams]
+        if len(ref_counts) == 1:
+            best_counts = ref_counts[0]
+        else:
+            best_counts = dict(zip(repeated, map(
+                max, *[map(counts.get, repeated, repeat(0)) for counts in ref_counts])))
+        for gram in repeated:
+            count, best = hyp_counts[gram], best_counts[gram]
+            matched += min(count, best) - 1
+    return matched
+
+
 def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int) -> list[int]:
     """Clipped matches of one segment for orders 1..``max_order`` (tokens already split).
 
     Set arithmetic first: an n-gram the hypothesis has once matches iff some reference has
-    it, so ``len(hyp_set & reference n-grams)`` is the clipped count unless the hypothesis
-    repeats an n-gram (its set is smaller than its n-gram count); only then are counts taken
-    (one C-level count per side), and the sum runs over the shared n-grams only.
-    Reference n-grams stream through ``set.intersection`` without being stored, and an
-    order without a match ends the loop (no longer n-gram can match). Linear in the
-    segment's length at every step.
+    it, so the number of hypothesis n-grams found in the references is the clipped count
+    unless the hypothesis repeats an n-gram (fewer distinct n-grams than n-grams); only then
+    are the repeated ones counted (:func:`_clip_repeated`). Unigrams are counted first (most
+    hypotheses repeat a word), longer n-grams collected in a set first (few repeat one).
+    Reference n-grams stream through ``set.intersection`` without being stored, and an order
+    without a match ends the loop (no longer n-gram can match). Linear in the segment's
+    length at every step.
     """
     matches = [0] * max_order
     if not hyp or not refs:
         return matches
     top = min(max_order, len(hyp), max(map(len, refs)))
-    hyp_shifted = [hyp[i:] for i in range(top)]
-    if len(refs) == 1:
-        ref = refs[0]
-        ref_shifted = [ref[i:] for i in range(top)]
-        hyp_grams, ref_grams = hyp, ref
-        for n in range(1, top + 1):
-            if n > 1:
-                hyp_grams = list(zip(*hyp_shifted[:n]))
-                ref_grams = zip(*ref_shifted[:n])
-            hyp_set = set(hyp_grams)
-            if len(hyp_set) == len(hyp_grams):
-                matched = len(hyp_set.intersection(ref_grams))
-            else:  # the hypothesis repeats an n-gram
-                ref_counts = _counts(ref_grams)
-                common = hyp_set.intersection(ref_counts)
-                matched = sum(map(min, map(_counts(hyp_grams).__getitem__, common),
-                                  map(ref_counts.__getitem__, common)))
-            if not matched:
-                break
-            matches[n - 1] = matched
+    one = len(refs) == 1
+    hyp_counts = _counts(hyp)
+    common = hyp_counts.keys() & (refs[0] if one else chain.from_iterable(refs))
+    matched = (len(common) if len(hyp_counts) == len(hyp)
+               else _clip_repeated(hyp_counts, common, refs))
+    if not matched:
         return matches
+    matches[0] = matched
+    hyp_shifted = [hyp[i:] for i in range(top)]
     refs_shifted = [[ref[i:] for i in range(top)] for ref in refs]
-    for n in range(1, top + 1):
-        hyp_grams = hyp if n == 1 else list(zip(*hyp_shifted[:n]))
-        hyp_set = set(hyp_grams)
-        ref_grams = [shifted[0] if n == 1 else zip(*shifted[:n])
-                     for shifted in refs_shifted if len(shifted[0]) >= n]
-        if len(hyp_set) == len(hyp_grams):
-            matched = len(hyp_set.intersection(chain.from_iterable(ref_grams)))
-        else:  # the hypothesis repeats an n-gram: the largest count in one reference clips
-            ref_counts = [_counts(grams) for grams in ref_grams]
-            common = hyp_set.intersection(chain.from_iterable(ref_counts))
-            if len(ref_counts) == 1:
-                best = map(ref_counts[0].__getitem__, common)
-            else:
-                best = map(max, *[map(counts.get, common, repeat(0)) for counts in ref_counts])
-            matched = sum(map(min, map(_counts(hyp_grams).__getitem__, common), best))
+    total = len(hyp)  # hypothesis n-grams of the order
+    for n in range(2, top + 1):
+        total -= 1
+        hyp_set = set(zip(*hyp_shifted[:n]))
+        if one:
+            stream = zip(*refs_shifted[0][:n])
+        else:
+            stream = chain.from_iterable([zip(*shifted[:n]) for shifted in refs_shifted])
+        if len(hyp_set) == total:
+            matched = len(hyp_set.intersection(stream))
+        else:  # the hypothesis repeats an n-gram
+            hyp_counts = _counts(zip(*hyp_shifted[:n]))
+            matched = _clip_repeated(hyp_counts, hyp_counts.keys() & stream,
+                                     [zip(*shifted[:n]) for shifted in refs_shifted])
         if not matched:
             break
         matches[n - 1] = matched
