@@ -117,6 +117,24 @@ def test_repeated_ngrams_and_long_lines_are_clipped_alike():
                     [[line() for _ in range(rng.randint(0, 3))] for _ in range(n)], keys)
 
 
+def test_references_side_by_side_are_counted_apart():
+    """Several references of few words, each order to nine: the C pass numbers the n-grams of
+    all references in one array, so an n-gram or a count must not run over from one
+    reference into the next (the largest count in *one* reference clips)."""
+    rng = random.Random(17)
+    for _ in range(3000):
+        words = ["a", "b", "c", "d", "e", "f"][: rng.randint(1, 6)]
+        longest = rng.choice([3, 8, 20, 60])
+
+        def line(words=words, longest=longest):
+            return " ".join(rng.choice(words) for _ in range(rng.randint(0, longest)))
+
+        n = rng.randint(1, 4)
+        assert_same([line() for _ in range(n)],
+                    [[line() for _ in range(rng.randint(0, 4))] for _ in range(n)],
+                    {Preprocessing("none"): rng.randint(1, 9)})
+
+
 def test_one_preprocessing_is_summed_a_chunk_at_a_time_alike():
     """With one preprocessing the pure-Python pass sums :data:`CHUNK` segments at once, at C
     speed when each has one reference: corpora of several chunks (the longest reference in

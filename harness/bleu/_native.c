@@ -48,24 +48,24 @@ typedef struct {
     /* token table: slot -> id + 1 (0 empty) */
     int32_t *token_slots;
     Py_ssize_t token_cap;
-    /* n-gram table */
-    int32_t *gram_slots;
-    Py_ssize_t gram_cap;
-    Py_ssize_t *gram_start; /* start of a distinct hypothesis n-gram in hyp_ids */
-    uint64_t *gram_hash;
+    /* count_matches: per distinct hypothesis n-gram of the order, its count, its largest
+     * count in one reference, and its count in the reference being read */
     int64_t *gram_count, *gram_best, *gram_cur;
-    Py_ssize_t *touched;
-    Py_ssize_t gram_items_cap;
+    int32_t *touched;
+    Py_ssize_t gram_cap;
     int32_t *hyp_ids; /* ids of a segment counted outside a group (kept references) */
     Py_ssize_t hyp_ids_cap;
-    /* per hypothesis position: the n-gram's table entry, hash, and whether it matched */
-    int32_t *pos_gram;
-    uint64_t *hyp_hash;
-    char *hyp_alive;
-    /* per reference position: the n-gram's hash, and whether it is a hypothesis n-gram */
-    uint64_t *ref_hash;
-    char *ref_alive;
+    /* per hypothesis position: the id of the n-gram there; the positions still alive */
+    int32_t *hyp_gram, *hyp_live;
+    Py_ssize_t hyp_cap;
+    /* the references' token ids one after another, -1 between two; per position, the id of
+     * the hypothesis n-gram there; the positions still alive */
+    int32_t *ref_tokens, *ref_gram, *ref_live;
     Py_ssize_t ref_cap;
+    /* n-gram table: (id of the (n-1)-gram, id of the last token) -> id of the n-gram */
+    uint64_t *pair_keys;
+    int32_t *pair_ids;
+    Py_ssize_t pair_cap;
 } Work;
 
 static int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item) {
@@ -80,11 +80,11 @@ static int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item) {
 }
 
 static void work_free(Work *w) {
-    PyMem_Free(w->token_slots); PyMem_Free(w->gram_slots); PyMem_Free(w->gram_start);
-    PyMem_Free(w->gram_hash); PyMem_Free(w->gram_count); PyMem_Free(w->gram_best);
+    PyMem_Free(w->token_slots); PyMem_Free(w->gram_count); PyMem_Free(w->gram_best);
     PyMem_Free(w->gram_cur); PyMem_Free(w->touched); PyMem_Free(w->hyp_ids);
-    PyMem_Free(w->pos_gram); PyMem_Free(w->hyp_hash); PyMem_Free(w->hyp_alive);
-    PyMem_Free(w->ref_hash); PyMem_Free(w->ref_alive);
+    PyMem_Free(w->hyp_gram); PyMem_Free(w->hyp_live); PyMem_Free(w->ref_tokens);
+    PyMem_Free(w->ref_gram); PyMem_Free(w->ref_live); PyMem_Free(w->pair_keys);
+    PyMem_Free(w->pair_ids);
 }
 
 static inline uint64_t mix(uint64_t h) {
@@ -871,14 +871,54 @@ static int assign_ids(Work *w, const Spans *hyp, const Spans *refs, Py_ssize_t r
     return 0;
 }
 
-/* Clipped matches, orders 1..order, into ``matches``, from the ids of assign_ids: a table of
- * the hypothesis's distinct n-grams per order keeps its count and the largest count in any
- * one reference; clipped matches are the sum of the minima.
+/* Several buffers of one capacity, grown together. */
+static int grow_all(Py_ssize_t *cap, Py_ssize_t need, void **buffers[], const size_t sizes[],
+                    int count) {
+    if (need <= *cap) return 0;
+    for (int b = 0; b < count; b++) {
+        Py_ssize_t c = *cap;
+        if (grow(buffers[b], &c, need, sizes[b]) < 0) return -1;
+    }
+    Py_ssize_t size = *cap ? *cap : 64;
+    while (size < need) size *= 2;
+    *cap = size;
+    return 0;
+}
+
+/* The clipped count of the order: the sum over its distinct hypothesis n-grams of the
+ * smaller of the hypothesis count and the largest count in one reference. */
+static long long clipped(const Work *w, Py_ssize_t grams) {
+    long long matched = 0;
+    for (Py_ssize_t g = 0; g < grams; g++)
+        matched += w->gram_count[g] < w->gram_best[g] ? w->gram_count[g] : w->gram_best[g];
+    return matched;
+}
+
+/* The reference counts of the order (gram_cur, of the distinct n-grams in ``touched``) into
+ * the largest counts; gram_cur back to zero for the next reference. */
+static void end_reference(Work *w, Py_ssize_t *touched) {
+    for (Py_ssize_t t = 0; t < *touched; t++) {
+        int32_t g = w->touched[t];
+        if (w->gram_cur[g] > w->gram_best[g]) w->gram_best[g] = w->gram_cur[g];
+        w->gram_cur[g] = 0;
+    }
+    *touched = 0;
+}
+
+static inline Py_ssize_t pair_slot(uint64_t key, int bits) {
+    return (Py_ssize_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+}
+
+/* Clipped matches, orders 1..order, into ``matches``, from the ids of assign_ids (the
+ * hypothesis's tokens numbered 0, 1, ... by first use; a reference token that is not in the
+ * hypothesis is -1).
  *
- * An n-gram can match only where both of its (n-1)-grams do: in the hypothesis, both matched
- * some reference; in a reference, both are hypothesis n-grams. So each order looks only at
- * the positions the previous order left alive, and the n-gram's hash extends the (n-1)-gram's:
- * high orders cost what their matches cost (mteval's nine orders, long lines). */
+ * An n-gram is its (n-1)-gram followed by a token, so with every hypothesis n-gram numbered,
+ * order n+1 numbers the pairs (n-gram id, token id) in a small table: no n-gram is hashed or
+ * compared token by token. An n-gram can match only where both of its (n-1)-grams do: in
+ * the hypothesis, both matched some reference; in a reference, both are hypothesis n-grams.
+ * So each order looks only at the positions the previous one left alive (kept as lists), and
+ * the high orders cost what their matches cost (mteval's nine orders, long lines). */
 static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const int32_t *ref_ids,
                          const Spans *refs, Py_ssize_t ref_count, int order,
                          long long *matches) {
@@ -893,134 +933,114 @@ static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const in
     if (top > H) top = H;
     if (top > max_ref) top = max_ref;
     if (top == 0) return 0;
-    Py_ssize_t gcap = 16;
-    while (gcap < 2 * H) gcap *= 2;
-    if (grow((void **)&w->gram_slots, &w->gram_cap, gcap, sizeof(int32_t)) < 0) return -1;
-    Py_ssize_t items_cap = w->gram_items_cap;
-    if (grow((void **)&w->gram_start, &items_cap, H, sizeof(Py_ssize_t)) < 0) return -1;
-    if (items_cap != w->gram_items_cap) {
-        Py_ssize_t c;
-        c = w->gram_items_cap; if (grow((void **)&w->gram_hash, &c, items_cap, sizeof(uint64_t)) < 0) return -1;
-        c = w->gram_items_cap; if (grow((void **)&w->gram_count, &c, items_cap, sizeof(int64_t)) < 0) return -1;
-        c = w->gram_items_cap; if (grow((void **)&w->gram_best, &c, items_cap, sizeof(int64_t)) < 0) return -1;
-        c = w->gram_items_cap; if (grow((void **)&w->gram_cur, &c, items_cap, sizeof(int64_t)) < 0) return -1;
-        c = w->gram_items_cap; if (grow((void **)&w->touched, &c, items_cap, sizeof(Py_ssize_t)) < 0) return -1;
-        c = w->gram_items_cap; if (grow((void **)&w->pos_gram, &c, items_cap, sizeof(int32_t)) < 0) return -1;
-        c = w->gram_items_cap; if (grow((void **)&w->hyp_hash, &c, items_cap, sizeof(uint64_t)) < 0) return -1;
-        c = w->gram_items_cap; if (grow((void **)&w->hyp_alive, &c, items_cap, 1) < 0) return -1;
-        w->gram_items_cap = items_cap;
+    {
+        void **buffers[] = {(void **)&w->gram_count, (void **)&w->gram_best,
+                            (void **)&w->gram_cur, (void **)&w->touched,
+                            (void **)&w->hyp_gram, (void **)&w->hyp_live};
+        const size_t sizes[] = {sizeof(int64_t), sizeof(int64_t), sizeof(int64_t),
+                                sizeof(int32_t), sizeof(int32_t), sizeof(int32_t)};
+        if (grow_all(&w->gram_cap, H, buffers, sizes, 6) < 0) return -1;
     }
-    Py_ssize_t ref_cap = w->ref_cap;
-    if (grow((void **)&w->ref_hash, &ref_cap, total_ref + 1, sizeof(uint64_t)) < 0) return -1;
-    if (ref_cap != w->ref_cap) {
-        Py_ssize_t c = w->ref_cap;
-        if (grow((void **)&w->ref_alive, &c, ref_cap, 1) < 0) return -1;
-        w->ref_cap = ref_cap;
+    {
+        void **buffers[] = {(void **)&w->ref_tokens, (void **)&w->ref_gram,
+                            (void **)&w->ref_live};
+        const size_t sizes[] = {sizeof(int32_t), sizeof(int32_t), sizeof(int32_t)};
+        if (grow_all(&w->ref_cap, total_ref + ref_count, buffers, sizes, 3) < 0) return -1;
     }
-    int32_t *pos_gram = w->pos_gram;
-    uint64_t *hyp_hash = w->hyp_hash, *ref_hash = w->ref_hash;
-    char *hyp_alive = w->hyp_alive, *ref_alive = w->ref_alive;
-    const uint64_t seed = 0x9e3779b97f4a7c15ULL;
-    for (Py_ssize_t i = 0; i < H; i++) { hyp_hash[i] = seed; hyp_alive[i] = 1; }
-    for (Py_ssize_t j = 0; j < total_ref; j++) { ref_hash[j] = seed; ref_alive[j] = ref_ids[j] >= 0; }
-    Py_ssize_t gmask = gcap - 1;
-    for (Py_ssize_t n = 1; n <= top; n++) {
-        Py_ssize_t grams = 0;
-        if (n == 1) { /* the ids are the unigrams' table: 0, 1, ... by first use */
-            for (Py_ssize_t i = 0; i < H; i++)
-                if (hyp_ids[i] >= grams) grams = hyp_ids[i] + 1;
-            memset(w->gram_count, 0, (size_t)grams * sizeof(int64_t));
-            memset(w->gram_best, 0, (size_t)grams * sizeof(int64_t));
-            memset(w->gram_cur, 0, (size_t)grams * sizeof(int64_t));
-            for (Py_ssize_t i = 0; i < H; i++) {
-                int32_t g = hyp_ids[i];
-                w->gram_count[g]++;
-                pos_gram[i] = g;
-                hyp_hash[i] = mix(hyp_hash[i] ^ (uint64_t)(uint32_t)g);
-            }
+    int32_t *hyp_gram = w->hyp_gram, *hyp_live = w->hyp_live;
+    int32_t *ref_tokens = w->ref_tokens, *ref_gram = w->ref_gram, *ref_live = w->ref_live;
+
+    /* Order 1: the ids are the unigrams' numbers. */
+    Py_ssize_t grams = 0;
+    for (Py_ssize_t i = 0; i < H; i++)
+        if (hyp_ids[i] >= grams) grams = hyp_ids[i] + 1;
+    memset(w->gram_count, 0, (size_t)grams * sizeof(int64_t));
+    memset(w->gram_best, 0, (size_t)grams * sizeof(int64_t));
+    memset(w->gram_cur, 0, (size_t)grams * sizeof(int64_t));
+    for (Py_ssize_t i = 0; i < H; i++) {
+        w->gram_count[hyp_ids[i]]++;
+        hyp_gram[i] = hyp_ids[i];
+    }
+    Py_ssize_t live_refs = 0, at = 0, read = 0, touched = 0;
+    for (Py_ssize_t r = 0; r < ref_count; r++) {
+        for (Py_ssize_t j = 0; j < refs[r].size; j++, at++) {
+            int32_t g = ref_ids[read++];
+            ref_tokens[at] = ref_gram[at] = g;
+            if (g < 0) continue; /* not a hypothesis token */
+            ref_live[live_refs++] = (int32_t)at;
+            if (w->gram_cur[g]++ == 0) w->touched[touched++] = g;
         }
-        if (n > 1) memset(w->gram_slots, 0, (size_t)gcap * sizeof(int32_t));
-        for (Py_ssize_t i = 0; n > 1 && i + n <= H; i++) {
-            if (n > 1 && !(hyp_alive[i] && hyp_alive[i + 1])) { pos_gram[i] = -1; continue; }
-            uint64_t h = mix(hyp_hash[i] ^ (uint64_t)(uint32_t)hyp_ids[i + n - 1]);
-            hyp_hash[i] = h;
-            Py_ssize_t slot = (Py_ssize_t)(h & (uint64_t)gmask);
-            for (;;) {
-                int32_t entry = w->gram_slots[slot];
-                if (entry == 0) {
-                    w->gram_slots[slot] = (int32_t)(grams + 1);
-                    w->gram_start[grams] = i;
-                    w->gram_hash[grams] = h;
-                    w->gram_count[grams] = 1;
-                    w->gram_best[grams] = 0;
-                    w->gram_cur[grams] = 0;
-                    pos_gram[i] = (int32_t)grams;
-                    grams++;
-                    break;
-                }
-                Py_ssize_t g = entry - 1;
-                if (w->gram_hash[g] == h &&
-                    memcmp(&hyp_ids[w->gram_start[g]], &hyp_ids[i],
-                           (size_t)n * sizeof(int32_t)) == 0) {
-                    w->gram_count[g]++;
-                    pos_gram[i] = (int32_t)g;
-                    break;
-                }
-                slot = (slot + 1) & gmask;
+        ref_tokens[at] = ref_gram[at] = -1; /* between two references */
+        at++;
+        end_reference(w, &touched);
+    }
+    long long matched = clipped(w, grams);
+    if (!matched) return 0;
+    matches[0] = matched;
+    Py_ssize_t live_hyp = 0;
+    for (Py_ssize_t i = 0; i < H; i++)
+        if (w->gram_best[hyp_gram[i]] > 0) hyp_live[live_hyp++] = (int32_t)i;
+
+    for (Py_ssize_t n = 2; n <= top; n++) {
+        /* the table: a power of two at least twice the n-grams it may hold */
+        int bits = 4;
+        while (((Py_ssize_t)1 << bits) < 2 * live_hyp) bits++;
+        Py_ssize_t slots = (Py_ssize_t)1 << bits;
+        void **buffers[] = {(void **)&w->pair_keys, (void **)&w->pair_ids};
+        const size_t sizes[] = {sizeof(uint64_t), sizeof(int32_t)};
+        if (grow_all(&w->pair_cap, slots, buffers, sizes, 2) < 0) return -1;
+        memset(w->pair_ids, 0xff, (size_t)slots * sizeof(int32_t));
+        Py_ssize_t mask = slots - 1;
+        /* hypothesis n-grams at the positions where both (n-1)-grams matched */
+        grams = 0;
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t k = 0; k + 1 < live_hyp; k++) {
+            int32_t i = hyp_live[k];
+            if (hyp_live[k + 1] != i + 1) continue;
+            uint64_t key = (uint64_t)(uint32_t)hyp_gram[i] << 32 | (uint32_t)hyp_ids[i + n - 1];
+            Py_ssize_t slot = pair_slot(key, bits);
+            while (w->pair_ids[slot] >= 0 && w->pair_keys[slot] != key) slot = (slot + 1) & mask;
+            if (w->pair_ids[slot] < 0) {
+                w->pair_keys[slot] = key;
+                w->pair_ids[slot] = (int32_t)grams;
+                w->gram_count[grams] = 0;
+                w->gram_best[grams] = 0;
+                w->gram_cur[grams] = 0;
+                grams++;
             }
+            int32_t g = w->pair_ids[slot];
+            w->gram_count[g]++;
+            hyp_gram[i] = g;
+            hyp_live[kept++] = i;
         }
+        live_hyp = kept;
         if (!grams) break; /* nothing left that could match */
-        Py_ssize_t base = 0;
-        for (Py_ssize_t r = 0; r < ref_count; r++) {
-            const int32_t *ids = &ref_ids[base];
-            char *alive = &ref_alive[base];
-            uint64_t *hashes = &ref_hash[base];
-            Py_ssize_t L = refs[r].size, touched = 0;
-            base += L;
-            for (Py_ssize_t j = 0; n == 1 && j < L; j++) { /* a token is its unigram */
-                int32_t g = ids[j];
-                if (g < 0) continue; /* not a hypothesis token: not alive */
-                hashes[j] = mix(hashes[j] ^ (uint64_t)(uint32_t)g);
-                if (w->gram_cur[g]++ == 0) w->touched[touched++] = g;
-            }
-            for (Py_ssize_t j = 0; n > 1 && j + n <= L; j++) {
-                /* alive[j], alive[j + 1]: the (n-1)-grams at j and j + 1 are hypothesis
-                 * n-grams */
-                if (!alive[j] || (n > 1 && !alive[j + 1])) { alive[j] = 0; continue; }
-                uint64_t h = mix(hashes[j] ^ (uint64_t)(uint32_t)ids[j + n - 1]);
-                hashes[j] = h;
-                const int32_t *gram = &ids[j];
-                Py_ssize_t slot = (Py_ssize_t)(h & (uint64_t)gmask);
-                int found = 0;
-                for (;;) {
-                    int32_t entry = w->gram_slots[slot];
-                    if (entry == 0) break;
-                    Py_ssize_t g = entry - 1;
-                    if (w->gram_hash[g] == h &&
-                        memcmp(&hyp_ids[w->gram_start[g]], gram,
-                               (size_t)n * sizeof(int32_t)) == 0) {
-                        if (w->gram_cur[g]++ == 0) w->touched[touched++] = g;
-                        found = 1;
-                        break;
-                    }
-                    slot = (slot + 1) & gmask;
-                }
-                alive[j] = (char)found;
-            }
-            for (Py_ssize_t j = L - n + 1 > 0 ? L - n + 1 : 0; j < L; j++) alive[j] = 0;
-            for (Py_ssize_t t = 0; t < touched; t++) {
-                Py_ssize_t g = w->touched[t];
-                if (w->gram_cur[g] > w->gram_best[g]) w->gram_best[g] = w->gram_cur[g];
-                w->gram_cur[g] = 0;
-            }
+        /* reference n-grams at the positions where both (n-1)-grams are hypothesis ones;
+         * -1 between references keeps an n-gram from reaching into the next */
+        Py_ssize_t ref_end = refs[0].size, r = 0;
+        kept = 0;
+        for (Py_ssize_t k = 0; k + 1 < live_refs; k++) {
+            int32_t j = ref_live[k];
+            while (j > ref_end) { end_reference(w, &touched); ref_end += refs[++r].size + 1; }
+            if (ref_live[k + 1] != j + 1) continue;
+            uint64_t key = (uint64_t)(uint32_t)ref_gram[j] << 32 | (uint32_t)ref_tokens[j + n - 1];
+            Py_ssize_t slot = pair_slot(key, bits);
+            while (w->pair_ids[slot] >= 0 && w->pair_keys[slot] != key) slot = (slot + 1) & mask;
+            int32_t g = w->pair_ids[slot];
+            if (g < 0) continue;
+            ref_gram[j] = g;
+            ref_live[kept++] = j;
+            if (w->gram_cur[g]++ == 0) w->touched[touched++] = g;
         }
-        long long matched = 0;
-        for (Py_ssize_t g = 0; g < grams; g++)
-            matched += w->gram_count[g] < w->gram_best[g] ? w->gram_count[g] : w->gram_best[g];
+        end_reference(w, &touched);
+        live_refs = kept;
+        matched = clipped(w, grams);
         if (!matched) break; /* no longer n-gram can match */
         matches[n - 1] = matched;
-        for (Py_ssize_t i = 0; i < H; i++)
-            hyp_alive[i] = i + n <= H && pos_gram[i] >= 0 && w->gram_best[pos_gram[i]] > 0;
+        kept = 0;
+        for (Py_ssize_t k = 0; k < live_hyp; k++)
+            if (w->gram_best[hyp_gram[hyp_live[k]]] > 0) hyp_live[kept++] = hyp_live[k];
+        live_hyp = kept;
     }
     return 0;
 }
