@@ -55,6 +55,8 @@ typedef struct {
     Py_ssize_t gram_cap;
     int32_t *hyp_ids; /* ids of a segment counted outside a group (kept references) */
     Py_ssize_t hyp_ids_cap;
+    int32_t *fold_map; /* fold_ids: another group's id -> this group's */
+    Py_ssize_t fold_map_cap;
     /* per hypothesis position: the id of the n-gram there; the positions still alive */
     int32_t *hyp_gram, *hyp_live;
     Py_ssize_t hyp_cap;
@@ -84,7 +86,7 @@ static void work_free(Work *w) {
     PyMem_Free(w->gram_cur); PyMem_Free(w->touched); PyMem_Free(w->hyp_ids);
     PyMem_Free(w->hyp_gram); PyMem_Free(w->hyp_live); PyMem_Free(w->ref_tokens);
     PyMem_Free(w->ref_gram); PyMem_Free(w->ref_live); PyMem_Free(w->pair_keys);
-    PyMem_Free(w->pair_ids);
+    PyMem_Free(w->pair_ids); PyMem_Free(w->fold_map);
 }
 
 static inline uint64_t mix(uint64_t h) {
@@ -871,6 +873,69 @@ static int assign_ids(Work *w, const Spans *hyp, const Spans *refs, Py_ssize_t r
     return 0;
 }
 
+/* Group ``to``'s token ids from group ``from``'s, where ``to``'s tokens are ``from``'s, some
+ * read with A-Z as a-z (the same tokens of every text; span_equal and the hash read the
+ * fold): each of ``from``'s distinct hypothesis tokens is looked up once, and a reference
+ * token takes the id of the hypothesis token it equalled; only one that equalled none may
+ * equal one folded (when it or some hypothesis token was folded), and is looked up. The ids
+ * are the ones assign_ids would give (by first use), with fewer lookups and comparisons. */
+static int fold_ids(Work *w, const int32_t *from_ids, const Spans *hyp, const Spans *refs,
+                    Py_ssize_t ref_count, int32_t *ids) {
+    Py_ssize_t H = hyp->size;
+    Py_ssize_t cap = 16;
+    while (cap < 2 * H) cap *= 2;
+    if (grow((void **)&w->token_slots, &w->token_cap, cap, sizeof(int32_t)) < 0 ||
+        grow((void **)&w->fold_map, &w->fold_map_cap, H + 1, sizeof(int32_t)) < 0)
+        return -1;
+    memset(w->token_slots, 0, (size_t)cap * sizeof(int32_t));
+    Py_ssize_t mask = cap - 1;
+    int32_t seen = 0, distinct = 0;
+    int folded = 0;
+    for (Py_ssize_t i = 0; i < H; i++) {
+        int32_t d = from_ids[i];
+        if (d == seen) { /* the first use of ``from``'s token d */
+            seen++;
+            const Span *t = &hyp->items[i];
+            folded |= t->fold;
+            Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
+            for (;;) {
+                int32_t entry = w->token_slots[slot];
+                if (entry == 0) {
+                    w->token_slots[slot] = (int32_t)(i + 1);
+                    w->fold_map[d] = distinct++;
+                    break;
+                }
+                if (span_equal(&hyp->items[entry - 1], t)) {
+                    w->fold_map[d] = ids[entry - 1];
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        ids[i] = w->fold_map[d];
+    }
+    Py_ssize_t at = H;
+    for (Py_ssize_t r = 0; r < ref_count; r++) {
+        for (Py_ssize_t j = 0; j < refs[r].size; j++, at++) {
+            const Span *t = &refs[r].items[j];
+            int32_t d = from_ids[at], id = -1;
+            if (d >= 0) {
+                id = w->fold_map[d];
+            } else if (H && (folded || t->fold)) {
+                Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
+                for (;;) {
+                    int32_t entry = w->token_slots[slot];
+                    if (entry == 0) break;
+                    if (span_equal(&hyp->items[entry - 1], t)) { id = ids[entry - 1]; break; }
+                    slot = (slot + 1) & mask;
+                }
+            }
+            ids[at] = id;
+        }
+    }
+    return 0;
+}
+
 /* Several buffers of one capacity, grown together. */
 static int grow_all(Py_ssize_t *cap, Py_ssize_t need, void **buffers[], const size_t sizes[],
                     int count) {
@@ -1080,10 +1145,13 @@ typedef struct {
     long long *matches, *kept_matches;
     int32_t *ids; /* the segment's token ids (assign_ids) */
     Py_ssize_t ids_cap;
-    int counted; /* `matches` and `ids` hold this segment's, over all references */
+    int has_ids; /* `ids` hold this segment's tokens', over all references */
+    int counted; /* `matches` hold this segment's, over all references */
+    int recount; /* a reference left out is not '' under this tokenizer: counted again */
     int share;   /* an earlier group whose tokens give this one's where C made them, or -1 */
     int fold;    /* ... after mteval's tr/[A-Z]/[a-z]/ */
     int source;  /* this segment: the group whose tokens this one's equal in every text, or -1 */
+    int fold_source; /* ... equal or equal folded (copied, copy_spans), or -1 */
 } Group;
 
 /* Whether group ``b`` may take group ``a``'s tokens of a text that ``a`` tokenized in C: 1
@@ -1287,26 +1355,28 @@ static int group_tokens(Group *groups, int gi, int base, PyObject *hyp_text,
                         PyObject **ref_items, Py_ssize_t R, PyObject **keeps,
                         Py_ssize_t *kept_objects) {
     Group *g = &groups[gi];
-    g->counted = 0;
+    g->counted = g->has_ids = 0;
     if (group_reserve(g, R) < 0) return -1;
     Group *from = g->share >= 0 ? &groups[g->share] : NULL;
     Group *b = base >= 0 && base != gi ? &groups[base] : NULL;
-    int source = -2; /* -2: none yet; -1: not one group for every text */
+    int source = -2, fold_source = -2; /* -2: none yet; -1: not one group for every text */
     for (Py_ssize_t t = 0; t <= R; t++) {
         PyObject *text = t ? ref_items[t - 1] : hyp_text;
         Spans *spans = t ? &g->refs[t - 1] : &g->hyp;
         int derived = b ? derived_tokens(g, b->flags[t]) : 0;
-        int copied_from = -1;
+        int copied_from = -1, copied_folded_from = -1;
         if (gi == base) {
             if (split_classified(text, spans, &g->flags[t]) < 0) return -1;
         } else if (derived) {
             if (copy_spans(spans, t ? &b->refs[t - 1] : &b->hyp, derived == 2) < 0) return -1;
             g->flags[t] = b->flags[t] & ~USED_PYTHON;
             if (derived == 1) copied_from = base;
+            copied_folded_from = base;
         } else if (from && may_copy(from, g, from->flags[t])) {
             if (copy_spans(spans, t ? &from->refs[t - 1] : &from->hyp, g->fold) < 0) return -1;
             g->flags[t] = from->flags[t];
             if (!g->fold) copied_from = g->share;
+            copied_folded_from = g->share;
         } else if (b && by_token(g, b->flags[t])) {
             if (tokens_by_token(g, t ? &b->refs[t - 1] : &b->hyp, text, spans) < 0) return -1;
             g->flags[t] = b->flags[t] & ~USED_PYTHON;
@@ -1321,34 +1391,53 @@ static int group_tokens(Group *groups, int gi, int base, PyObject *hyp_text,
         }
         if (copied_from >= 0) copied_from = root_source(groups, copied_from);
         source = source == -2 || source == copied_from ? copied_from : -1;
+        fold_source = fold_source == -2 || fold_source == copied_folded_from
+                      ? copied_folded_from : -1;
         if (t) {
             g->ref_lens[t - 1] = spans->size;
             g->kept[t - 1] = PyUnicode_GET_LENGTH(text) != 0;
         }
     }
     g->source = source >= 0 ? source : -1;
+    g->fold_source = fold_source >= 0 ? fold_source : -1;
     return 0;
 }
 
-/* Phase two of a segment under group ``gi`` (groups in order of falling order): its clipped
+/* Phase two of a segment under group ``gi`` (groups in the order they are tokenized): its
+ * token ids -- a copy of the group's whose tokens this one's equal, derived from the ids of
+ * the group whose tokens this one's equal folded (fold_ids), or assigned (assign_ids). */
+static int group_ids(Work *w, Group *groups, int gi, Py_ssize_t R) {
+    Group *g = &groups[gi];
+    /* A reference that is '' has no tokens under most tokenizers, so leaving it out changes
+     * only the reference lengths; under one that makes a token of it the kept references
+     * are counted again on their own (group_counts). */
+    g->recount = 0;
+    for (Py_ssize_t r = 0; g->any_drop && r < R; r++)
+        if (!g->kept[r] && g->refs[r].size) g->recount = 1;
+    if (!g->any_keep && g->recount) return 0;
+    Py_ssize_t tokens = token_count(&g->hyp, g->refs, R);
+    if (grow((void **)&g->ids, &g->ids_cap, tokens + 1, sizeof(int32_t)) < 0) return -1;
+    const Group *same = g->source >= 0 && groups[g->source].has_ids ? &groups[g->source] : NULL;
+    const Group *folded = g->fold_source >= 0 && groups[g->fold_source].has_ids
+                          ? &groups[g->fold_source] : NULL;
+    if (same) {
+        memcpy(g->ids, same->ids, (size_t)tokens * sizeof(int32_t));
+    } else if (folded) {
+        if (fold_ids(w, folded->ids, &g->hyp, g->refs, R, g->ids) < 0) return -1;
+    } else if (assign_ids(w, &g->hyp, g->refs, R, g->ids) < 0) {
+        return -1;
+    }
+    g->has_ids = 1;
+    return 0;
+}
+
+/* Phase three of a segment under group ``gi`` (groups in order of falling order): its clipped
  * matches -- taken from an earlier group whose token ids are the same and counted to at
  * least this order -- into its sums. */
 static int group_counts(Work *w, Group *groups, int gi, Py_ssize_t R) {
     Group *g = &groups[gi];
-    /* A reference that is '' has no tokens under most tokenizers, so leaving it out changes
-     * only the reference lengths; under one that makes a token of it the kept references
-     * are counted again on their own. */
-    int recount = 0;
-    for (Py_ssize_t r = 0; g->any_drop && r < R; r++)
-        if (!g->kept[r] && g->refs[r].size) recount = 1;
-    if (g->any_keep || !recount) {
+    if (g->has_ids) {
         Py_ssize_t tokens = token_count(&g->hyp, g->refs, R);
-        if (grow((void **)&g->ids, &g->ids_cap, tokens + 1, sizeof(int32_t)) < 0) return -1;
-        Group *same = g->source >= 0 && groups[g->source].counted ? &groups[g->source] : NULL;
-        if (same)
-            memcpy(g->ids, same->ids, (size_t)tokens * sizeof(int32_t));
-        else if (assign_ids(w, &g->hyp, g->refs, R, g->ids) < 0)
-            return -1;
         int found = 0;
         for (int e = 0; e < gi && !found; e++) {
             Group *earlier = &groups[e];
@@ -1365,7 +1454,7 @@ static int group_counts(Work *w, Group *groups, int gi, Py_ssize_t R) {
             return -1;
         g->counted = 1;
     }
-    if (recount) {
+    if (g->recount) {
         if (grow((void **)&g->kept_refs, &g->kept_refs_cap, R, sizeof(Spans)) < 0) return -1;
         Py_ssize_t k = 0;
         for (Py_ssize_t r = 0; r < R; r++)
@@ -1375,7 +1464,7 @@ static int group_counts(Work *w, Group *groups, int gi, Py_ssize_t R) {
     }
     for (Py_ssize_t v = 0; v < g->variants; v++)
         if (add_segment(&g->sums[v], g->hyp.size, g->ref_lens, g->drop[v] ? g->kept : NULL, R,
-                        g->drop[v] && recount ? g->kept_matches : g->matches) < 0)
+                        g->drop[v] && g->recount ? g->kept_matches : g->matches) < 0)
             return -1;
     return 0;
 }
@@ -1457,6 +1546,8 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
             if (group_tokens(groups, tokenize_order[k], base, hyp_text, ref_items, R, keeps,
                              &kept_objects) < 0)
                 failed = 1;
+        for (Py_ssize_t k = 0; !failed && k < group_count; k++)
+            if (group_ids(&work, groups, tokenize_order[k], R) < 0) failed = 1;
         for (int gi = 0; !failed && gi < group_count; gi++)
             if (group_counts(&work, groups, gi, R) < 0) failed = 1;
         for (Py_ssize_t k = 0; k < kept_objects; k++) Py_DECREF(keeps[k]);
