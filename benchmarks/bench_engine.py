@@ -2,8 +2,9 @@
 
     python benchmarks/bench_engine.py [--runs 5] [--quick] [--scaling]
 
-For each corpus it times (median of ``--runs``, tokenizer caches cleared before each run, as
-every run reads new text) the engine -- with its C kernel and with the pure-Python pass
+For each corpus it times (the best of ``--runs``, taken in turn: one run of each contender,
+then the next round, so that a slow spell of the machine falls on all alike; tokenizer caches
+cleared before each run, as every run reads new text) the engine -- with its C kernel and with the pure-Python pass
 (``harness.bleu.native``) -- against: ``sacrebleu.corpus_bleu`` with ``tokenize="none"``
 and ``"13a"`` (the engine's ``sacrebleu`` convention); NLTK ``corpus_bleu`` given pre-split
 tokens (so NLTK's time has no tokenization in it while the engine's has); ``bleuscore``
@@ -19,11 +20,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import platform
-import statistics
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import nltk
@@ -54,28 +56,48 @@ def clear_caches() -> None:
     sacrebleu_tokenizers._v14_intl_string.cache_clear()
 
 
-def median_seconds(call, runs: int):
-    times, value = [], None
+def best_seconds(calls: dict[str, Callable[[], object]], runs: int):
+    """Each call ``runs`` times, in turn, and its least time with its value: the minimum, as
+    ``timeit`` advises (higher times come from other processes on a shared machine, not from
+    the code timed); taking turns puts a slow spell of the machine on every contender."""
+    best = {name: (math.inf, None) for name in calls}
     for _ in range(runs):
-        clear_caches()
-        start = time.perf_counter()
-        value = call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), value
+        for name, call in calls.items():
+            clear_caches()
+            start = time.perf_counter()
+            value = call()
+            seconds = time.perf_counter() - start
+            if seconds < best[name][0]:
+                best[name] = (seconds, value)
+    return best
 
 
-def engine_both_ways(call, runs: int):
-    """(seconds with the C kernel or None when it is not built, seconds in pure Python, value)."""
-    built = native.AVAILABLE
-    with_c = median_seconds(call, runs) if built else (None, None)
-    native.AVAILABLE = False
-    try:
-        python, value = median_seconds(call, runs)
-    finally:
-        native.AVAILABLE = built
-    if with_c[1] is not None:
-        assert_same(with_c[1], value)
-    return with_c[0], python, value
+def with_kernel(call: Callable[[], object], available: bool) -> Callable[[], object]:
+    """``call`` with the C kernel on or off (``harness.bleu.native.AVAILABLE``)."""
+    def run():
+        built = native.AVAILABLE
+        native.AVAILABLE = available
+        try:
+            return call()
+        finally:
+            native.AVAILABLE = built
+    return run
+
+
+def engine_calls(call: Callable[[], object], prefix: str = "") -> dict[str, Callable[[], object]]:
+    """The engine both ways: with the C kernel where it is built (``c``), and in pure Python."""
+    calls = {prefix + "c": with_kernel(call, True)} if native.AVAILABLE else {}
+    calls[prefix + "py"] = with_kernel(call, False)
+    return calls
+
+
+def engine_times(best, prefix: str = ""):
+    """(seconds with the C kernel or None when it is not built, seconds in pure Python), the
+    two checked to give the same scores."""
+    c, py = best.get(prefix + "c"), best[prefix + "py"]
+    if c is not None:
+        assert_same(c[1], py[1])
+    return (c[0] if c else None), py[0]
 
 
 def assert_same(a, b) -> None:
@@ -89,7 +111,7 @@ def assert_same(a, b) -> None:
 def warm_up(hyps, refs) -> None:
     """One untimed call of every convention, with and without the C kernel, so that what is
     built once per process (T2T's Unicode class table, about 0.3 s; compiled regexes) is not
-    in a median of a few runs."""
+    in the first run's time."""
     built = native.AVAILABLE
     for available in {built, False}:
         native.AVAILABLE = available
@@ -105,34 +127,36 @@ def rows_for(name: str, hyps, refs, runs: int):
     ref_tokens = [[r.split() for r in rs] for rs in refs]
     rows = []
     for tokenize in ("none", "13a"):
-        theirs, b = median_seconds(
-            lambda: sacrebleu.corpus_bleu(hyps, streams, tokenize=tokenize), runs)
-        c, py, a = engine_both_ways(
-            lambda: score(hyps, refs, "sacrebleu", tokenize=tokenize), runs)
-        assert a.score == b.score, (name, tokenize, a.score, b.score)
-        rows.append((name, f"sacrebleu tokenize={tokenize}", theirs, c, py))
+        best = best_seconds({"theirs": lambda t=tokenize: sacrebleu.corpus_bleu(hyps, streams,
+                                                                                tokenize=t),
+                             **engine_calls(lambda t=tokenize: score(hyps, refs, "sacrebleu",
+                                                                     tokenize=t))}, runs)
+        assert best["py"][1].score == best["theirs"][1].score, (name, tokenize)
+        rows.append((name, f"sacrebleu tokenize={tokenize}", best["theirs"][0],
+                     *engine_times(best)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs, b = median_seconds(lambda: corpus_bleu(ref_tokens, hyp_tokens), runs)
-    c, py, a = engine_both_ways(lambda: score(hyps, refs, "nltk"), runs)
-    assert a.score == b, (name, a.score, b)
-    rows.append((name, "nltk corpus_bleu", theirs, c, py))
+        best = best_seconds({"theirs": lambda: corpus_bleu(ref_tokens, hyp_tokens),
+                             **engine_calls(lambda: score(hyps, refs, "nltk"))}, runs)
+    assert best["py"][1].score == best["theirs"][1], name
+    rows.append((name, "nltk corpus_bleu", best["theirs"][0], *engine_times(best)))
     if bleuscore is not None:
-        theirs, b = median_seconds(
-            lambda: bleuscore.compute(predictions=hyps, references=refs, max_order=4,
-                                      smooth=False), runs)
-        c, py, a = engine_both_ways(lambda: score(hyps, refs, "tf-nmt", tokenize="13a"), runs)
-        assert a.score == b["bleu"], (name, a.score, b)
-        rows.append((name, "bleuscore (tf-nmt, 13a)", theirs, c, py))
+        best = best_seconds({"theirs": lambda: bleuscore.compute(
+                                 predictions=hyps, references=refs, max_order=4, smooth=False),
+                             **engine_calls(lambda: score(hyps, refs, "tf-nmt",
+                                                          tokenize="13a"))}, runs)
+        assert best["py"][1].score == best["theirs"][1]["bleu"], name
+        rows.append((name, "bleuscore (tf-nmt, 13a)", best["theirs"][0], *engine_times(best)))
     shared = [Request("nltk"), Request("sacrebleu", {"tokenize": "none"}), Request("matlab")]
     for label, one, together in (
             ("nltk alone vs nltk + sacrebleu(none) + matlab at once", Request("nltk"), shared),
             (("sacrebleu (13a) alone vs all 8 conventions at once (defaults: 6 "
               "tokenizations, orders to 9)"), Request("sacrebleu"),
              [Request(n) for n in CONVENTIONS])):
-        c1, py1, _ = engine_both_ways(lambda: score_many(hyps, refs, [one]), runs)
-        c2, py2, _ = engine_both_ways(lambda: score_many(hyps, refs, together), runs)
-        rows.append((name, label, (c1, py1), c2, py2))
+        best = best_seconds(
+            {**engine_calls(lambda one=one: score_many(hyps, refs, [one]), "one "),
+             **engine_calls(lambda all_=together: score_many(hyps, refs, all_), "all ")}, runs)
+        rows.append((name, label, engine_times(best, "one "), *engine_times(best, "all ")))
     return rows
 
 
@@ -141,8 +165,8 @@ def scaling(runs: int) -> None:
     print("|---|---:|---:|---:|---:|")
     for segments in (30_000, 300_000):
         hyps, refs = generated(segments, 4)
-        c, py, _ = engine_both_ways(lambda: score(hyps, refs, "sacrebleu", tokenize="13a"),
-                                    runs)
+        c, py = engine_times(best_seconds(
+            engine_calls(lambda h=hyps, r=refs: score(h, r, "sacrebleu", tokenize="13a")), runs))
         cells = [f"{c:.3f} | {c / segments * 1e6:.1f}" if c is not None else "not built | ",
                  f"{py:.3f} | {py / segments * 1e6:.1f}"]
         print(f"| generated {segments // 1000}k × 4, sacrebleu 13a | {cells[0]} | {cells[1]} |",
@@ -168,7 +192,7 @@ def main() -> None:
         peers += ", bleuscore " + getattr(bleuscore, "__version__", "?")
     kernel = native.why_unavailable() or "C kernel built"
     print(f"Python {sys.version.split()[0]} on {platform.machine()}, {peers}; {kernel}; "
-          f"median of {args.runs} runs\n")
+          f"best of {args.runs} runs, taken in turn\n")
     print("| corpus | compared with | their time (s) | engine, C (s) | ratio | "
           "engine, Python (s) | ratio |")
     print("|---|---|---:|---:|---:|---:|---:|")
