@@ -99,22 +99,27 @@ def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order
     if not matched:
         return matches
     matches[0] = matched
-    hyp_shifted = [hyp[i:] for i in range(top)]
-    refs_shifted = [[ref[i:] for i in range(top)] for ref in refs]
+    # hyp_shifted[k] is hyp[k:]: zip(*hyp_shifted) gives the n-grams of order len(hyp_shifted)
+    hyp_shifted, refs_shifted = [hyp], [[ref] for ref in refs]
+    first_ref, first_shifted = refs[0], refs_shifted[0]
     total = len(hyp)  # hypothesis n-grams of the order
     for n in range(2, top + 1):
         total -= 1
-        hyp_set = set(zip(*hyp_shifted[:n]))
+        hyp_shifted.append(hyp[n - 1:])
         if one:
-            stream = zip(*refs_shifted[0][:n])
+            first_shifted.append(first_ref[n - 1:])
+            stream = zip(*first_shifted)
         else:
-            stream = chain.from_iterable([zip(*shifted[:n]) for shifted in refs_shifted])
+            for ref, shifted in zip(refs, refs_shifted):
+                shifted.append(ref[n - 1:])
+            stream = chain.from_iterable([zip(*shifted) for shifted in refs_shifted])
+        hyp_set = set(zip(*hyp_shifted))
         if len(hyp_set) == total:
             matched = len(hyp_set.intersection(stream))
         else:  # the hypothesis repeats an n-gram
-            hyp_counts = _counts(zip(*hyp_shifted[:n]))
+            hyp_counts = _counts(zip(*hyp_shifted))
             matched = _clip_repeated(hyp_counts, hyp_counts.keys() & stream,
-                                     [zip(*shifted[:n]) for shifted in refs_shifted])
+                                     [zip(*shifted) for shifted in refs_shifted])
         if not matched:
             break
         matches[n - 1] = matched
