@@ -150,6 +150,8 @@ def rows_for(name: str, hyps, refs, runs: int):
     shared = [Request("nltk"), Request("sacrebleu", {"tokenize": "none"}), Request("matlab")]
     for label, one, together in (
             ("nltk alone vs nltk + sacrebleu(none) + matlab at once", Request("nltk"), shared),
+            ("sacrebleu (13a) alone vs nltk + sacrebleu (13a) at once (two tokenizations)",
+             Request("sacrebleu"), [Request("nltk"), Request("sacrebleu")]),
             (("sacrebleu (13a) alone vs all 8 conventions at once (defaults: 6 "
               "tokenizations, orders to 9)"), Request("sacrebleu"),
              [Request(n) for n in CONVENTIONS])):
