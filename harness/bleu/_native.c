@@ -16,9 +16,13 @@
  *   where the rules agree (shares_tokens); T2T, and 13a where no rule reaches beyond a
  *   word, build theirs from str.split()'s word by word (tokens_by_token), cutting only the
  *   words with punctuation in them; a word without A-Z is the same folded, hash included;
- * - tokens become ids (assign_ids); groups with the same ids have the same clipped matches,
- *   so they are counted once, highest order first (mteval's nine serve the others' four);
- * - an order looks only where the previous order's n-grams matched (count_matches).
+ * - tokens become ids (assign_ids), or a group whose tokens are another's read folded takes
+ *   that group's ids and merges the ones folding makes equal (fold_ids); groups with the same
+ *   ids have the same clipped matches, so they are counted once, highest order first
+ *   (mteval's nine serve the others' four);
+ * - an order numbers its n-grams as pairs (the (n-1)-gram's number, the last token's id),
+ *   never hashing or comparing an n-gram token by token, and looks only at the positions
+ *   where the previous order's n-grams matched (count_matches).
  * Linear in the segment's length; no table outlives its segment.
  */
 #define PY_SSIZE_T_CLEAN
@@ -823,6 +827,20 @@ static PyObject *optional(long long value) {
     return PyLong_FromLongLong(value);
 }
 
+/* The id of the hypothesis token equal to ``t`` (a reference token), or -1: a lookup in the
+ * table of the hypothesis's distinct tokens that assign_ids or fold_ids filled (slot ->
+ * position + 1 of the token's first use). */
+static inline int32_t hypothesis_id(const Work *w, const Spans *hyp, const int32_t *ids,
+                                    Py_ssize_t mask, const Span *t) {
+    Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
+    for (;;) {
+        int32_t entry = w->token_slots[slot];
+        if (entry == 0) return -1;
+        if (span_equal(&hyp->items[entry - 1], t)) return ids[entry - 1];
+        slot = (slot + 1) & mask;
+    }
+}
+
 /* The token ids of one segment into ``ids``: the hypothesis's (0, 1, ... by first use),
  * then each reference's (the id of the equal hypothesis token, or -1: a token the hypothesis
  * lacks cannot be in a matching n-gram). The clipped matches depend on nothing else, so two
@@ -856,18 +874,7 @@ static int assign_ids(Work *w, const Spans *hyp, const Spans *refs, Py_ssize_t r
     Py_ssize_t at = H;
     for (Py_ssize_t r = 0; r < ref_count; r++) {
         for (Py_ssize_t j = 0; j < refs[r].size; j++) {
-            const Span *t = &refs[r].items[j];
-            int32_t id = -1;
-            if (H) {
-                Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
-                for (;;) {
-                    int32_t entry = w->token_slots[slot];
-                    if (entry == 0) break;
-                    if (span_equal(&hyp->items[entry - 1], t)) { id = ids[entry - 1]; break; }
-                    slot = (slot + 1) & mask;
-                }
-            }
-            ids[at++] = id;
+            ids[at++] = H ? hypothesis_id(w, hyp, ids, mask, &refs[r].items[j]) : -1;
         }
     }
     return 0;
@@ -918,19 +925,9 @@ static int fold_ids(Work *w, const int32_t *from_ids, const Spans *hyp, const Sp
     for (Py_ssize_t r = 0; r < ref_count; r++) {
         for (Py_ssize_t j = 0; j < refs[r].size; j++, at++) {
             const Span *t = &refs[r].items[j];
-            int32_t d = from_ids[at], id = -1;
-            if (d >= 0) {
-                id = w->fold_map[d];
-            } else if (H && (folded || t->fold)) {
-                Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
-                for (;;) {
-                    int32_t entry = w->token_slots[slot];
-                    if (entry == 0) break;
-                    if (span_equal(&hyp->items[entry - 1], t)) { id = ids[entry - 1]; break; }
-                    slot = (slot + 1) & mask;
-                }
-            }
-            ids[at] = id;
+            int32_t d = from_ids[at];
+            ids[at] = d >= 0 ? w->fold_map[d]
+                      : H && (folded || t->fold) ? hypothesis_id(w, hyp, ids, mask, t) : -1;
         }
     }
     return 0;
