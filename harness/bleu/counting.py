@@ -1,8 +1,8 @@
 """The statistics pass: text in, one :class:`CorpusStats` per preprocessing out.
 
 One pass over the segments serves every preprocessing at once, segment by segment, so no
-per-segment table outlives its segment (memory is bounded by one segment plus the input;
-with one preprocessing, by the tokens of one chunk of :data:`CHUNK` segments).
+per-segment table outlives its segment (the pure-Python pass reads :data:`CHUNK` segments at
+a time, and with one preprocessing holds their tokens: memory is bounded by one chunk).
 Where two preprocessings give the same tokens for a segment -- pre-tokenized text under
 ``none`` and ``13a``, lower-case text with and without ``lowercase`` -- the segment is counted
 once and its statistics are shared: conventions that differ only in rules which this
@@ -110,7 +110,12 @@ def count_in_python(
     return {key: builder.build() for key, builder in zip(keys, builders)}
 
 
-def _count_segment(hyp: str, refs: Sequence[str], plan, prepares, top: int) -> None:
+TokenKey = tuple[str, bool]
+
+
+def _count_segment(hyp: str, refs: Sequence[str],
+                   plan: Sequence[tuple[TokenKey, bool, StatsBuilder]],
+                   prepares: Mapping[TokenKey, Callable[[str], Tokens]], top: int) -> None:
     """One segment under every preprocessing of ``plan``: each tokenization once, and one
     count of clipped matches for the preprocessings that give the same tokens."""
     tokens: dict[tuple[str, bool], tuple[Tokens, list[Tokens]]] = {}
