@@ -112,13 +112,9 @@ def warm_up(hyps, refs) -> None:
     """One untimed call of every convention, with and without the C kernel, so that what is
     built once per process (T2T's Unicode class table, about 0.3 s; compiled regexes) is not
     in the first run's time."""
-    built = native.AVAILABLE
-    for available in {built, False}:
-        native.AVAILABLE = available
-        try:
-            score_many(hyps[:20], refs[:20], [Request(n) for n in CONVENTIONS])
-        finally:
-            native.AVAILABLE = built
+    for call in engine_calls(lambda: score_many(hyps[:20], refs[:20],
+                                                [Request(n) for n in CONVENTIONS])).values():
+        call()
 
 
 def rows_for(name: str, hyps, refs, runs: int):

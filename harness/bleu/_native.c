@@ -61,9 +61,9 @@ typedef struct {
     Py_ssize_t hyp_ids_cap;
     int32_t *fold_map; /* fold_ids: another group's id -> this group's */
     Py_ssize_t fold_map_cap;
-    /* per hypothesis position: the id of the n-gram there; the positions still alive */
+    /* per hypothesis position (capacity gram_cap): the id of the n-gram there; the positions
+     * still alive */
     int32_t *hyp_gram, *hyp_live;
-    Py_ssize_t hyp_cap;
     /* the references' token ids one after another, -1 between two; per position, the id of
      * the hypothesis n-gram there; the positions still alive */
     int32_t *ref_tokens, *ref_gram, *ref_live;

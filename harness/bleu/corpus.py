@@ -185,7 +185,7 @@ class StatsBuilder:
         self.last: tuple | None = None
 
     def add(self, hyp_len: int, ref_lens: Sequence[int], matches: Sequence[int],
-                   dropped: int = 0) -> None:
+            dropped: int = 0) -> None:
         """Adds one segment: its hypothesis length, reference lengths, clipped matches per
         order (at least :attr:`order` of them; more are ignored) and dropped references."""
         self.count += 1

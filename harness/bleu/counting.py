@@ -34,6 +34,8 @@ CHUNK = 1024  # segments the pure-Python pass holds at once (bounded memory)
 def preparer(key: Preprocessing) -> Callable[[str], Tokens]:
     """Text to tokens under ``key``: ``str.lower`` first when asked, then the tokenizer."""
     tokenize = get_tokenizer(key.tokenizer)
+    if tokenize is tokenize_none:
+        tokenize = str.split  # the same, without a Python frame per text
     if not key.lowercase:
         return tokenize
 
@@ -168,8 +170,6 @@ def _count_one_preprocessing(
     """The pure-Python pass for one preprocessing, :data:`CHUNK` segments at a time: each
     step is a C-level ``map`` over the chunk, and the builder sums a chunk at once (the
     cyclic collector paused, :func:`cycle_collector_paused`)."""
-    if prepare is tokenize_none:
-        prepare = str.split  # the same, without a Python frame per text
     segments = zip(hypotheses, references)
     while chunk := list(islice(segments, CHUNK)):
         with cycle_collector_paused():
