@@ -68,7 +68,11 @@ def test_every_tokenizer_on_generated_text():
 WORDS = ["the", "The", "THE", "cat", "Cat", ".", ",", "!", "&quot;", "&amp;", "'s", "André",
          "ÉTÉ", "Straße", "ΟΔΟΣ", "İ", "5", "3.5", "-", "5-4", "well-known", "U.S.", "«", "€",
          "§", "x\u00a0y", "a\x1cb", "<", "&", "٣", "a-\nb", "Dr.", "(ok)", "a’s", "1,000", ".5",
-         "-3", "$5", "&QUOT;", "Ω.", "x!?", "«Ab»"]
+         "-3", "$5", "&QUOT;", "Ω.", "x!?", "«Ab»",
+         # entities inside words, replaced one after another as SacreBLEU does (&amp;lt; is <,
+         # &amp;quot; is &quot;), and in capitals (replaced only after lower-casing)
+         "&amp;lt;", "&amp;quot;", "&amp;amp;", "a&gt;b", "&lt;", "&GT;", "&quot;5", "5&amp;",
+         "&apos;s", "&&quot;;", "&Amp;gt;", "x&amp;gt;&quot;é"]
 
 
 def test_tokenizations_that_share_str_split_tokens_agree():

@@ -40,8 +40,9 @@ typedef struct {
 } Span;
 
 /* A str.split() token's marks: looked at; longer than one character with a character of
- * T2T's classes P or S inside, or of 13a's punctuation; with A-Z. */
-enum { MARK_KNOWN = 1, MARK_PS = 2, MARK_PUNCT = 4, MARK_UPPER = 8 };
+ * T2T's classes P or S inside, or of 13a's punctuation; with A-Z; with '&' (an entity,
+ * perhaps: v13a_entity_token). */
+enum { MARK_KNOWN = 1, MARK_PS = 2, MARK_PUNCT = 4, MARK_UPPER = 8, MARK_AMPERSAND = 16 };
 
 typedef struct {
     Span *items;
@@ -228,8 +229,8 @@ enum { USED_PYTHON = 1, UNICODE_SPACE = 2 };
 
 /* What split_classified notes of a text, so that other tokenizations can take its tokens:
  * 13a would change them token by token (V13A_INSIDE: a 13a punctuation character inside a
- * longer token) or as a whole text (V13A_UNSAFE: a digit next to a period, comma or dash,
- * an entity, a tag, a line break, U+001C-U+001F); T2T would (a punctuation or symbol
+ * longer token: an entity is one, v13a_entity_token) or as a whole text (V13A_UNSAFE: a
+ * digit next to a period, comma or dash, a tag, a line break, U+001C-U+001F); T2T would (a punctuation or symbol
  * character inside a longer token); A-Z; any character beyond ASCII. */
 enum { V13A_UNSAFE = 4, PS_INSIDE = 8, HAS_UPPER = 16, NON_ASCII = 32, V13A_INSIDE = 64 };
 
@@ -252,7 +253,7 @@ static char v13a_punctuation_table[128];
 
 /* What split_classified needs to know of an ASCII character, one table lookup. */
 enum { T_SPACE = 1, T_UPPER = 2, T_PUNCT = 4, T_PS = 8, T_DIGIT = 16, T_DOT_COMMA = 32,
-       T_DASH = 64, T_ENTITY_OR_TAG = 128, T_LINE = 256 };
+       T_DASH = 64, T_AMPERSAND = 128, T_LINE = 256, T_TAG = 512 };
 static unsigned short ascii_traits[128];
 
 static void init_v13a_punctuation(void) {
@@ -266,7 +267,8 @@ static void init_v13a_punctuation(void) {
         if (c >= '0' && c <= '9') t |= T_DIGIT;
         if (c == '.' || c == ',') t |= T_DOT_COMMA;
         if (c == '-') t |= T_DASH;
-        if (c == '&' || c == '<') t |= T_ENTITY_OR_TAG;
+        if (c == '&') t |= T_AMPERSAND;
+        if (c == '<') t |= T_TAG;
         ascii_traits[c] = t; /* T_PS once set_unicode_classes gives T2T's classes */
     }
 }
@@ -472,8 +474,9 @@ static inline __attribute__((always_inline)) int split_classified_kind(
             i++;
         }
         if (seen & T_UPPER) f |= HAS_UPPER;
-        if (seen & T_ENTITY_OR_TAG) f |= V13A_UNSAFE;
-        unsigned char marks = MARK_KNOWN | (seen & T_UPPER ? MARK_UPPER : 0);
+        if (seen & T_TAG) f |= V13A_UNSAFE;
+        unsigned char marks = MARK_KNOWN | (seen & T_UPPER ? MARK_UPPER : 0) |
+                              (seen & T_AMPERSAND ? MARK_AMPERSAND : 0);
         if (i - start > 1) {
             if (seen & T_PUNCT) { f |= V13A_INSIDE; marks |= MARK_PUNCT; }
             if (seen & T_PS) { f |= PS_INSIDE; marks |= MARK_PS; }
@@ -617,6 +620,84 @@ static int v13a_scan(Spans *spans, const void *data, int kind, Py_ssize_t start,
         if (push(spans, data, kind, first, i - first) < 0) return -1;
     }
     return 0;
+}
+
+/* 13a of one str.split() token (no whitespace in it) with '&' in it: SacreBLEU's four entity
+ * replacements first (v13a_unescape: each over the previous one's output, leftmost and
+ * non-overlapping, as str.replace), matched with A-Z read as a-z where the text is
+ * lower-cased before them (``fold``), then 13a's punctuation rule (v13a_scan). A
+ * replacement never reaches across whitespace, and what it gives (", &, <, >) is 13a
+ * punctuation, a token of its own; and it takes the place of the characters it replaced, so
+ * every other token is a run of the token's own characters, side by side in the text. So the
+ * tokens point into the text, or into ENTITY_CHARACTERS for a replacement's. The digit rules
+ * read the same before and after (no replacement gives or removes a digit, period, comma or
+ * dash next to one). */
+static const Py_UCS1 ENTITY_CHARACTERS[4] = {'"', '&', '<', '>'};
+
+static int v13a_entity_token(Spans *spans, const void *data, int kind, Py_ssize_t start,
+                             Py_ssize_t len, int fold) {
+    static const char *const patterns[4] = {"&quot;", "&amp;", "&lt;", "&gt;"};
+    enum { SHORT = 64 };
+    Py_UCS4 short_points[2][SHORT];
+    Py_ssize_t short_origins[2][SHORT];
+    Py_UCS4 *points[2] = {short_points[0], short_points[1]};
+    Py_ssize_t *origins[2] = {short_origins[0], short_origins[1]}; /* text index, or -1 - e */
+    void *heap = NULL;
+    if (len > SHORT) {
+        heap = PyMem_Malloc((size_t)len * 2 * (sizeof(Py_UCS4) + sizeof(Py_ssize_t)));
+        if (!heap) { PyErr_NoMemory(); return -1; }
+        points[0] = heap;
+        points[1] = points[0] + len;
+        origins[0] = (Py_ssize_t *)(points[1] + len);
+        origins[1] = origins[0] + len;
+    }
+    Py_ssize_t n = len;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        points[0][k] = PyUnicode_READ(kind, data, start + k);
+        origins[0][k] = start + k;
+    }
+    int in = 0;
+    for (int e = 0; e < 4; e++) {
+        const char *pattern = patterns[e];
+        Py_ssize_t pattern_len = (Py_ssize_t)strlen(pattern), o = 0;
+        Py_UCS4 *from = points[in], *to = points[!in];
+        Py_ssize_t *from_origin = origins[in], *to_origin = origins[!in];
+        for (Py_ssize_t i = 0; i < n;) {
+            Py_ssize_t k = 0;
+            if (from[i] == '&')
+                while (k < pattern_len && i + k < n &&
+                       (fold ? ascii_folded(from[i + k]) : from[i + k]) == (Py_UCS4)pattern[k])
+                    k++;
+            if (k == pattern_len && from[i] == '&') {
+                to[o] = ENTITY_CHARACTERS[e];
+                to_origin[o++] = -1 - e;
+                i += pattern_len;
+            } else {
+                to[o] = from[i];
+                to_origin[o++] = from_origin[i++];
+            }
+        }
+        n = o;
+        in = !in;
+    }
+    const Py_UCS4 *point = points[in];
+    const Py_ssize_t *origin = origins[in];
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < n && !failed;) {
+        if (v13a_punctuation(point[i])) {
+            failed = (origin[i] >= 0
+                      ? push(spans, data, kind, origin[i], 1)
+                      : push(spans, ENTITY_CHARACTERS, PyUnicode_1BYTE_KIND, -1 - origin[i], 1))
+                     < 0;
+            i++;
+            continue;
+        }
+        Py_ssize_t first = i;
+        while (i < n && !v13a_punctuation(point[i])) i++;
+        failed = push(spans, data, kind, origin[first], i - first) < 0;
+    }
+    PyMem_Free(heap);
+    return failed ? -1 : 0;
 }
 
 /* Whether str.lower() would return ``text`` unchanged because it is ASCII without A-Z. */
@@ -1314,8 +1395,8 @@ static int by_token(const Group *g, int flags) {
 }
 
 /* Group ``g``'s tokens of ``text`` from its str.split() tokens ``words`` (by_token): each word
- * through T2T's passes (t2t_token) or 13a's punctuation rule (v13a_scan), taken as it is
- * where they leave it whole; then folded where the group lower-cases or is mteval's. */
+ * through T2T's passes (t2t_token) or 13a's punctuation rule (v13a_scan; v13a_entity_token
+ * where it has '&'), taken as it is where they leave it whole; then folded where the group lower-cases or is mteval's. */
 static int tokens_by_token(const Group *g, const Spans *words, PyObject *text, Spans *spans) {
     const void *data = PyUnicode_DATA(text);
     int kind = PyUnicode_KIND(text);
@@ -1331,6 +1412,8 @@ static int tokens_by_token(const Group *g, const Spans *words, PyObject *text, S
         } else if (g->mode == T2T) {
             status = t2t_token(spans, data, kind, start, word->len, start > 0,
                                start + word->len < length, word);
+        } else if (word->marks & MARK_AMPERSAND) {
+            status = v13a_entity_token(spans, data, kind, start, word->len, g->lowercase);
         } else {
             int punctuation = 0;
             for (Py_ssize_t k = 0; k < word->len && word->len > 1 && !punctuation; k++)
