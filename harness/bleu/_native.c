@@ -251,16 +251,25 @@ static inline int unicode_class(Py_UCS4 c) {
 static const char V13A_PUNCTUATION[] = "{|}~[\\]^_`!\"#$%&()*+:;<=>?@/.,";
 static char v13a_punctuation_table[128];
 
-/* What split_classified needs to know of an ASCII character, one table lookup. */
+/* What split_classified needs to know of a character below 256 (traits_of): whitespace
+ * (T_UNICODE_SPACE: not Perl's), A-Z, 13a's punctuation, T2T's classes P and S, a digit,
+ * a period or comma, a dash, '&', a line break or U+001C-U+001F, '<'. */
 enum { T_SPACE = 1, T_UPPER = 2, T_PUNCT = 4, T_PS = 8, T_DIGIT = 16, T_DOT_COMMA = 32,
-       T_DASH = 64, T_AMPERSAND = 128, T_LINE = 256, T_TAG = 512 };
-static unsigned short ascii_traits[128];
+       T_DASH = 64, T_AMPERSAND = 128, T_LINE = 256, T_TAG = 512, T_UNICODE_SPACE = 1024 };
+static unsigned short char_traits[256];
+
+/* harness.bleu.tokenizers.perl._PERL_WHITESPACE: space, \t, \n, \v, \f, \r. */
+static int perl_space(Py_UCS4 c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static void init_v13a_punctuation(void) {
     for (const char *c = V13A_PUNCTUATION; *c; c++) v13a_punctuation_table[(int)*c] = 1;
-    for (int c = 0; c < 128; c++) {
+    for (int c = 0; c < 256; c++) {
         unsigned short t = 0;
-        if (Py_UNICODE_ISSPACE(c)) t |= T_SPACE;
+        if (Py_UNICODE_ISSPACE(c)) t |= perl_space(c) ? T_SPACE : T_SPACE | T_UNICODE_SPACE;
+        if (c >= 128) {
+            char_traits[c] = t; /* T_PS once set_unicode_classes gives T2T's classes */
+            continue;
+        }
         if (c == '\n' || (c >= 0x1c && c <= 0x1f)) t |= T_LINE;
         if (c >= 'A' && c <= 'Z') t |= T_UPPER;
         if (v13a_punctuation_table[c]) t |= T_PUNCT;
@@ -269,16 +278,13 @@ static void init_v13a_punctuation(void) {
         if (c == '-') t |= T_DASH;
         if (c == '&') t |= T_AMPERSAND;
         if (c == '<') t |= T_TAG;
-        ascii_traits[c] = t; /* T_PS once set_unicode_classes gives T2T's classes */
+        char_traits[c] = t;
     }
 }
 
 static inline int v13a_punctuation(Py_UCS4 c) { return c < 128 && v13a_punctuation_table[c]; }
 
 static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
-
-/* harness.bleu.tokenizers.perl._PERL_WHITESPACE: space, \t, \n, \v, \f, \r. */
-static int perl_space(Py_UCS4 c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* What the C pass leaves to the Python tokenizer: ``<skipped>`` tags and line breaks
  * anywhere in the text (``-\n`` joins; a trailing one decides between SacreBLEU's rstrip and
@@ -437,44 +443,51 @@ static PyObject *v13a_spaced(const void *data, int kind, Py_ssize_t length) {
     return text;
 }
 
+/* What split_classified needs to know of a character, one table lookup below 256. */
+static inline __attribute__((always_inline)) unsigned traits_of(Py_UCS4 c) {
+    if (c < 256) return char_traits[c];
+    return (Py_UNICODE_ISSPACE(c) ? T_SPACE | T_UNICODE_SPACE : 0) | (unicode_class(c) ? T_PS : 0);
+}
+
+/* Whether 13a's digit rules apply within [start, end) (v13a_digit_rules_apply): a digit
+ * then a period, comma or dash, or a period or comma then a digit. */
+static int digit_touches(const void *data, int kind, Py_ssize_t start, Py_ssize_t end) {
+    unsigned previous = 0;
+    for (Py_ssize_t i = start; i < end; i++) {
+        unsigned t = traits_of(PyUnicode_READ(kind, data, i));
+        if (((previous & T_DIGIT) && (t & (T_DOT_COMMA | T_DASH))) ||
+            ((previous & T_DOT_COMMA) && (t & T_DIGIT)))
+            return 1;
+        previous = t;
+    }
+    return 0;
+}
+
 /* split_classified for one kind of string: inlined with a constant ``kind``, so that
- * PyUnicode_READ needs no switch per character. */
+ * PyUnicode_READ needs no switch per character. The loops only gather the characters'
+ * traits; what they mean for the text is read once per token (the digit rules only in a
+ * token with both a digit and a period, comma or dash) and once per text. */
 static inline __attribute__((always_inline)) int split_classified_kind(
         const void *data, int kind, Py_ssize_t n, Spans *spans, int *flags) {
     Py_ssize_t i = 0;
     int f = *flags;
+    unsigned spaces = 0, words = 0, t;
     while (i < n) {
-        while (i < n) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (!Py_UNICODE_ISSPACE(c)) break;
-            if (!perl_space(c)) f |= UNICODE_SPACE;
-            if (c < 128 && (ascii_traits[c] & T_LINE)) f |= V13A_UNSAFE;
+        while (i < n && ((t = traits_of(PyUnicode_READ(kind, data, i))) & T_SPACE)) {
+            spaces |= t;
             i++;
         }
         if (i >= n) break;
         Py_ssize_t start = i;
-        unsigned seen = 0, previous = 0;
-        while (i < n) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            unsigned t;
-            if (c < 128) {
-                t = ascii_traits[c];
-            } else {
-                if (Py_UNICODE_ISSPACE(c)) break;
-                t = unicode_class(c) ? T_PS : 0;
-            }
-            if (t & T_SPACE) break;
-            /* 13a's digit rules (v13a_digit_rules_apply): a digit then a period, comma or
-             * dash, or a period or comma then a digit */
-            if (((previous & T_DIGIT) && (t & (T_DOT_COMMA | T_DASH))) ||
-                ((previous & T_DOT_COMMA) && (t & T_DIGIT)))
-                f |= V13A_UNSAFE;
+        unsigned seen = 0;
+        while (i < n && !((t = traits_of(PyUnicode_READ(kind, data, i))) & T_SPACE)) {
             seen |= t;
-            previous = t;
             i++;
         }
-        if (seen & T_UPPER) f |= HAS_UPPER;
-        if (seen & T_TAG) f |= V13A_UNSAFE;
+        words |= seen;
+        if ((seen & T_DIGIT) && (seen & (T_DOT_COMMA | T_DASH)) &&
+            digit_touches(data, kind, start, i))
+            f |= V13A_UNSAFE;
         unsigned char marks = MARK_KNOWN | (seen & T_UPPER ? MARK_UPPER : 0) |
                               (seen & T_AMPERSAND ? MARK_AMPERSAND : 0);
         if (i - start > 1) {
@@ -484,6 +497,10 @@ static inline __attribute__((always_inline)) int split_classified_kind(
         if (push(spans, data, kind, start, i - start) < 0) return -1;
         spans->items[spans->size - 1].marks = marks;
     }
+    if (spaces & T_UNICODE_SPACE) f |= UNICODE_SPACE;
+    if (spaces & T_LINE) f |= V13A_UNSAFE;
+    if (words & T_UPPER) f |= HAS_UPPER;
+    if (words & T_TAG) f |= V13A_UNSAFE;
     *flags = f;
     return 0;
 }
@@ -1663,8 +1680,8 @@ static PyObject *native_set_unicode_classes(PyObject *self, PyObject *table) {
     Py_XSETREF(unicode_classes_owner, table);
     unicode_classes = (const unsigned char *)PyBytes_AS_STRING(table);
     unicode_classes_len = PyBytes_GET_SIZE(table);
-    for (int c = 0; c < 128; c++)
-        ascii_traits[c] = (unsigned short)((ascii_traits[c] & ~T_PS) | (unicode_class(c) ? T_PS : 0));
+    for (int c = 0; c < 256; c++)
+        char_traits[c] = (unsigned short)((char_traits[c] & ~T_PS) | (unicode_class(c) ? T_PS : 0));
     Py_RETURN_NONE;
 }
 
