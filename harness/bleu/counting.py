@@ -28,7 +28,8 @@ from harness.bleu.tokenizers import get_tokenizer
 from harness.bleu.tokenizers.sacrebleu import tokenize_none
 
 Tokens = list[str]
-CHUNK = 1024  # segments the pure-Python pass holds at once (bounded memory)
+CHUNK = 128  # segments the pure-Python pass holds at once: bounded memory, and the tokens of a
+#             chunk stay in the processor's caches (1024 measured 2-3% slower)
 
 
 def preparer(key: Preprocessing) -> Callable[[str], Tokens]:
