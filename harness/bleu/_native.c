@@ -15,7 +15,8 @@
  *   what would make 13a, T2T, Perl's split or lower-casing differ), or an earlier group's
  *   where the rules agree (shares_tokens); T2T, and 13a where no rule reaches beyond a
  *   word, build theirs from str.split()'s word by word (tokens_by_token), cutting only the
- *   words with punctuation in them; a word without A-Z is the same folded, hash included;
+ *   words with punctuation in them (13a's entities are replaced within their word:
+ *   v13a_entity_token); a word without A-Z is the same folded, hash included;
  * - tokens become ids (assign_ids), or a group whose tokens are another's read folded takes
  *   that group's ids and merges the ones folding makes equal (fold_ids); groups with the same
  *   ids have the same clipped matches, so they are counted once, highest order first
