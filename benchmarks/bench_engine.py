@@ -4,8 +4,10 @@
 
 For each corpus it times (the best of ``--runs``, taken in turn: one run of each contender,
 then the next round, so that a slow spell of the machine falls on all alike; tokenizer caches
-cleared before each run, as every run reads new text) the engine -- with its C kernel and with the pure-Python pass
-(``harness.bleu.native``) -- against: ``sacrebleu.corpus_bleu`` with ``tokenize="none"``
+cleared before each run, as every run reads new text) the engine -- with its C kernel and
+with the pure-Python pass (``harness.bleu.native``) -- against: the 13a tokenizer alone
+(SacreBLEU's ``Tokenizer13a`` and the engine's Python one, on every line; the C kernel's is
+inside its pass); ``sacrebleu.corpus_bleu`` with ``tokenize="none"``
 and ``"13a"`` (the engine's ``sacrebleu`` convention); NLTK ``corpus_bleu`` given pre-split
 tokens (so NLTK's time has no tokenization in it while the engine's has); ``bleuscore``
 (Rust, HF-evaluate semantics: the engine's ``tf-nmt`` with ``tokenize=13a``) where it is
@@ -26,6 +28,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 
 import nltk
@@ -40,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from data import deen_3000, generated
 
 from harness.bleu import CONVENTIONS, Request, native, score, score_many
+from harness.bleu.tokenizers import get_tokenizer
 from harness.bleu.tokenizers import sacrebleu as sacrebleu_tokenizers
 
 try:
@@ -122,6 +126,13 @@ def rows_for(name: str, hyps, refs, runs: int):
     hyp_tokens = [h.split() for h in hyps]
     ref_tokens = [[r.split() for r in rs] for rs in refs]
     rows = []
+    lines = [*hyps, *chain.from_iterable(refs)]
+    theirs_13a, v13a = Tokenizer13a(), get_tokenizer("13a")
+    best = best_seconds({"theirs": lambda: [theirs_13a(line).split() for line in lines],
+                         "py": lambda: list(map(v13a, lines))}, runs)
+    assert best["py"][1] == best["theirs"][1], name
+    rows.append((name, ("13a tokenizer alone (SacreBLEU's Tokenizer13a; the engine's Python "
+                        "tokenizer, every line)"), best["theirs"][0], None, best["py"][0]))
     for tokenize in ("none", "13a"):
         best = best_seconds({"theirs": lambda t=tokenize: sacrebleu.corpus_bleu(hyps, streams,
                                                                                 tokenize=t),
@@ -172,7 +183,7 @@ def scaling(runs: int) -> None:
 
 
 def ratio(theirs: float, ours: float | None) -> str:
-    return "–" if ours is None else f"{ours:.3f} | {theirs / ours:.2f}×"
+    return "– | –" if ours is None else f"{ours:.3f} | {theirs / ours:.2f}×"
 
 
 def main() -> None:

@@ -26,6 +26,7 @@ def test_the_engine_benchmark_produces_its_rows(monkeypatch):
     rows = bench.rows_for("three segments", hyps, refs, runs=1)
     labels = [label for _, label, *_ in rows]
     assert "sacrebleu tokenize=13a" in labels and "nltk corpus_bleu" in labels
+    assert any(label.startswith("13a tokenizer alone") for label in labels)
     assert any("all 8 conventions" in label for label in labels)
     for _, _, theirs, _, python in rows:
         assert python > 0 and (theirs > 0 if not isinstance(theirs, tuple) else theirs[1] > 0)
