@@ -231,8 +231,9 @@ enum { USED_PYTHON = 1, UNICODE_SPACE = 2 };
 /* What split_classified notes of a text, so that other tokenizations can take its tokens:
  * 13a would change them token by token (V13A_INSIDE: a 13a punctuation character inside a
  * longer token: an entity is one, v13a_entity_token) or as a whole text (V13A_UNSAFE: a
- * digit next to a period, comma or dash, a tag, a line break, U+001C-U+001F); T2T would (a punctuation or symbol
- * character inside a longer token); A-Z; any character beyond ASCII. */
+ * digit next to a period, comma or dash, a tag, a line break, U+001C-U+001F); T2T would
+ * (a punctuation or symbol character inside a longer token); A-Z; any character beyond
+ * ASCII. */
 enum { V13A_UNSAFE = 4, PS_INSIDE = 8, HAS_UPPER = 16, NON_ASCII = 32, V13A_INSIDE = 64 };
 
 /* Unicode major classes for T2T (set_unicode_classes): one byte per code point, from
@@ -686,7 +687,7 @@ static int v13a_entity_token(Spans *spans, const void *data, int kind, Py_ssize_
                 while (k < pattern_len && i + k < n &&
                        (fold ? ascii_folded(from[i + k]) : from[i + k]) == (Py_UCS4)pattern[k])
                     k++;
-            if (k == pattern_len && from[i] == '&') {
+            if (k == pattern_len) {
                 to[o] = ENTITY_CHARACTERS[e];
                 to_origin[o++] = -1 - e;
                 i += pattern_len;
@@ -1414,7 +1415,8 @@ static int by_token(const Group *g, int flags) {
 
 /* Group ``g``'s tokens of ``text`` from its str.split() tokens ``words`` (by_token): each word
  * through T2T's passes (t2t_token) or 13a's punctuation rule (v13a_scan; v13a_entity_token
- * where it has '&'), taken as it is where they leave it whole; then folded where the group lower-cases or is mteval's. */
+ * where it has '&'), taken as it is where they leave it whole; then folded where the group
+ * lower-cases or is mteval's. */
 static int tokens_by_token(const Group *g, const Spans *words, PyObject *text, Spans *spans) {
     const void *data = PyUnicode_DATA(text);
     int kind = PyUnicode_KIND(text);
