@@ -72,7 +72,9 @@ WORDS = ["the", "The", "THE", "cat", "Cat", ".", ",", "!", "&quot;", "&amp;", "'
          # entities inside words, replaced one after another as SacreBLEU does (&amp;lt; is <,
          # &amp;quot; is &quot;), and in capitals (replaced only after lower-casing)
          "&amp;lt;", "&amp;quot;", "&amp;amp;", "a&gt;b", "&lt;", "&GT;", "&quot;5", "5&amp;",
-         "&apos;s", "&&quot;;", "&Amp;gt;", "x&amp;gt;&quot;é"]
+         "&apos;s", "&&quot;;", "&Amp;gt;", "x&amp;gt;&quot;é",
+         # longer than the C pass's on-stack buffer for one word's entities
+         "x" * 40 + "&amp;lt;" + "Y" * 30 + "&quot;"]
 
 
 def test_tokenizations_that_share_str_split_tokens_agree():
