@@ -657,50 +657,44 @@ static int v13a_entity_token(Spans *spans, const void *data, int kind, Py_ssize_
                              Py_ssize_t len, int fold) {
     static const char *const patterns[4] = {"&quot;", "&amp;", "&lt;", "&gt;"};
     enum { SHORT = 64 };
-    Py_UCS4 short_points[2][SHORT];
-    Py_ssize_t short_origins[2][SHORT];
-    Py_UCS4 *points[2] = {short_points[0], short_points[1]};
-    Py_ssize_t *origins[2] = {short_origins[0], short_origins[1]}; /* text index, or -1 - e */
+    Py_UCS4 short_points[SHORT];
+    Py_ssize_t short_origins[SHORT];
+    /* each pass in place: a replacement is shorter than what it replaces, so a pass writes
+     * no further than it has read */
+    Py_UCS4 *point = short_points;
+    Py_ssize_t *origin = short_origins; /* index in the text, or -1 - e for replacement e */
     void *heap = NULL;
     if (len > SHORT) {
-        heap = PyMem_Malloc((size_t)len * 2 * (sizeof(Py_UCS4) + sizeof(Py_ssize_t)));
+        heap = PyMem_Malloc((size_t)len * (sizeof(Py_ssize_t) + sizeof(Py_UCS4)));
         if (!heap) { PyErr_NoMemory(); return -1; }
-        points[0] = heap;
-        points[1] = points[0] + len;
-        origins[0] = (Py_ssize_t *)(points[1] + len);
-        origins[1] = origins[0] + len;
+        origin = heap;
+        point = (Py_UCS4 *)(origin + len);
     }
     Py_ssize_t n = len;
     for (Py_ssize_t k = 0; k < len; k++) {
-        points[0][k] = PyUnicode_READ(kind, data, start + k);
-        origins[0][k] = start + k;
+        point[k] = PyUnicode_READ(kind, data, start + k);
+        origin[k] = start + k;
     }
-    int in = 0;
     for (int e = 0; e < 4; e++) {
         const char *pattern = patterns[e];
         Py_ssize_t pattern_len = (Py_ssize_t)strlen(pattern), o = 0;
-        Py_UCS4 *from = points[in], *to = points[!in];
-        Py_ssize_t *from_origin = origins[in], *to_origin = origins[!in];
         for (Py_ssize_t i = 0; i < n;) {
             Py_ssize_t k = 0;
-            if (from[i] == '&')
+            if (point[i] == '&')
                 while (k < pattern_len && i + k < n &&
-                       (fold ? ascii_folded(from[i + k]) : from[i + k]) == (Py_UCS4)pattern[k])
+                       (fold ? ascii_folded(point[i + k]) : point[i + k]) == (Py_UCS4)pattern[k])
                     k++;
             if (k == pattern_len) {
-                to[o] = ENTITY_CHARACTERS[e];
-                to_origin[o++] = -1 - e;
+                point[o] = ENTITY_CHARACTERS[e];
+                origin[o++] = -1 - e;
                 i += pattern_len;
             } else {
-                to[o] = from[i];
-                to_origin[o++] = from_origin[i++];
+                point[o] = point[i];
+                origin[o++] = origin[i++];
             }
         }
         n = o;
-        in = !in;
     }
-    const Py_UCS4 *point = points[in];
-    const Py_ssize_t *origin = origins[in];
     int failed = 0;
     for (Py_ssize_t i = 0; i < n && !failed;) {
         if (v13a_punctuation(point[i])) {
