@@ -316,14 +316,17 @@ static int v13a_digit_rules_apply(const void *data, int kind, Py_ssize_t end) {
     return 0;
 }
 
+/* SacreBLEU's (and mteval's) four entity replacements, in their order: what each replaces,
+ * and the one character it gives (v13a_unescape, v13a_entity_token). */
+static const char *const V13A_ENTITIES[4][2] = {
+    {"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}};
+
 /* SacreBLEU's four entity replacements, in its order, each over the previous one's output. */
 static PyObject *v13a_unescape(PyObject *text) {
-    static const char *const entities[4][2] = {
-        {"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}};
     Py_INCREF(text);
     for (int e = 0; e < 4; e++) {
-        PyObject *replaced = PyObject_CallMethod(text, "replace", "ss", entities[e][0],
-                                                 entities[e][1]);
+        PyObject *replaced = PyObject_CallMethod(text, "replace", "ss", V13A_ENTITIES[e][0],
+                                                 V13A_ENTITIES[e][1]);
         Py_DECREF(text);
         if (!replaced) return NULL;
         text = replaced;
@@ -648,14 +651,11 @@ static int v13a_scan(Spans *spans, const void *data, int kind, Py_ssize_t start,
  * replacement never reaches across whitespace, and what it gives (", &, <, >) is 13a
  * punctuation, a token of its own; and it takes the place of the characters it replaced, so
  * every other token is a run of the token's own characters, side by side in the text. So the
- * tokens point into the text, or into ENTITY_CHARACTERS for a replacement's. The digit rules
+ * tokens point into the text, or into V13A_ENTITIES for a replacement's. The digit rules
  * read the same before and after (no replacement gives or removes a digit, period, comma or
  * dash next to one). */
-static const Py_UCS1 ENTITY_CHARACTERS[4] = {'"', '&', '<', '>'};
-
 static int v13a_entity_token(Spans *spans, const void *data, int kind, Py_ssize_t start,
                              Py_ssize_t len, int fold) {
-    static const char *const patterns[4] = {"&quot;", "&amp;", "&lt;", "&gt;"};
     enum { SHORT = 64 };
     Py_UCS4 short_points[SHORT];
     Py_ssize_t short_origins[SHORT];
@@ -676,7 +676,7 @@ static int v13a_entity_token(Spans *spans, const void *data, int kind, Py_ssize_
         origin[k] = start + k;
     }
     for (int e = 0; e < 4; e++) {
-        const char *pattern = patterns[e];
+        const char *pattern = V13A_ENTITIES[e][0];
         Py_ssize_t pattern_len = (Py_ssize_t)strlen(pattern), o = 0;
         for (Py_ssize_t i = 0; i < n;) {
             Py_ssize_t k = 0;
@@ -685,7 +685,7 @@ static int v13a_entity_token(Spans *spans, const void *data, int kind, Py_ssize_
                        (fold ? ascii_folded(point[i + k]) : point[i + k]) == (Py_UCS4)pattern[k])
                     k++;
             if (k == pattern_len) {
-                point[o] = ENTITY_CHARACTERS[e];
+                point[o] = (Py_UCS1)V13A_ENTITIES[e][1][0];
                 origin[o++] = -1 - e;
                 i += pattern_len;
             } else {
@@ -700,7 +700,7 @@ static int v13a_entity_token(Spans *spans, const void *data, int kind, Py_ssize_
         if (v13a_punctuation(point[i])) {
             failed = (origin[i] >= 0
                       ? push(spans, data, kind, origin[i], 1)
-                      : push(spans, ENTITY_CHARACTERS, PyUnicode_1BYTE_KIND, -1 - origin[i], 1))
+                      : push(spans, V13A_ENTITIES[-1 - origin[i]][1], PyUnicode_1BYTE_KIND, 0, 1))
                      < 0;
             i++;
             continue;
@@ -921,9 +921,35 @@ static PyObject *optional(long long value) {
     return PyLong_FromLongLong(value);
 }
 
+/* The table of a hypothesis's distinct tokens (slot -> position + 1 of the token's first use),
+ * emptied, at least twice as large as its ``H`` tokens: its mask, or -1 (no memory). */
+static Py_ssize_t token_table(Work *w, Py_ssize_t H) {
+    Py_ssize_t cap = 16;
+    while (cap < 2 * H) cap *= 2;
+    if (grow((void **)&w->token_slots, &w->token_cap, cap, sizeof(int32_t)) < 0) return -1;
+    memset(w->token_slots, 0, (size_t)cap * sizeof(int32_t));
+    return cap - 1;
+}
+
+/* The id of hypothesis token ``i``, entered in the table: that of an equal token before it
+ * (``ids`` of its first use), or the next new one (``*distinct``, counted). */
+static inline int32_t hypothesis_token_id(Work *w, const Spans *hyp, const int32_t *ids,
+                                          Py_ssize_t mask, Py_ssize_t i, int32_t *distinct) {
+    const Span *t = &hyp->items[i];
+    Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
+    for (;;) {
+        int32_t entry = w->token_slots[slot];
+        if (entry == 0) {
+            w->token_slots[slot] = (int32_t)(i + 1);
+            return (*distinct)++;
+        }
+        if (span_equal(&hyp->items[entry - 1], t)) return ids[entry - 1];
+        slot = (slot + 1) & mask;
+    }
+}
+
 /* The id of the hypothesis token equal to ``t`` (a reference token), or -1: a lookup in the
- * table of the hypothesis's distinct tokens that assign_ids or fold_ids filled (slot ->
- * position + 1 of the token's first use). */
+ * table of the hypothesis's distinct tokens (token_table, hypothesis_token_id). */
 static inline int32_t hypothesis_id(const Work *w, const Spans *hyp, const int32_t *ids,
                                     Py_ssize_t mask, const Span *t) {
     Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
@@ -942,29 +968,11 @@ static inline int32_t hypothesis_id(const Work *w, const Spans *hyp, const int32
 static int assign_ids(Work *w, const Spans *hyp, const Spans *refs, Py_ssize_t ref_count,
                       int32_t *ids) {
     Py_ssize_t H = hyp->size;
-    Py_ssize_t cap = 16;
-    while (cap < 2 * H) cap *= 2;
-    if (grow((void **)&w->token_slots, &w->token_cap, cap, sizeof(int32_t)) < 0) return -1;
-    memset(w->token_slots, 0, (size_t)cap * sizeof(int32_t));
-    Py_ssize_t mask = cap - 1;
+    Py_ssize_t mask = token_table(w, H);
+    if (mask < 0) return -1;
     int32_t distinct = 0;
-    for (Py_ssize_t i = 0; i < H; i++) {
-        const Span *t = &hyp->items[i];
-        Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
-        for (;;) {
-            int32_t entry = w->token_slots[slot];
-            if (entry == 0) {
-                w->token_slots[slot] = (int32_t)(i + 1); /* position + 1 of its first use */
-                ids[i] = distinct++;
-                break;
-            }
-            if (span_equal(&hyp->items[entry - 1], t)) {
-                ids[i] = ids[entry - 1];
-                break;
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
+    for (Py_ssize_t i = 0; i < H; i++)
+        ids[i] = hypothesis_token_id(w, hyp, ids, mask, i, &distinct);
     Py_ssize_t at = H;
     for (Py_ssize_t r = 0; r < ref_count; r++) {
         for (Py_ssize_t j = 0; j < refs[r].size; j++) {
@@ -983,35 +991,17 @@ static int assign_ids(Work *w, const Spans *hyp, const Spans *refs, Py_ssize_t r
 static int fold_ids(Work *w, const int32_t *from_ids, const Spans *hyp, const Spans *refs,
                     Py_ssize_t ref_count, int32_t *ids) {
     Py_ssize_t H = hyp->size;
-    Py_ssize_t cap = 16;
-    while (cap < 2 * H) cap *= 2;
-    if (grow((void **)&w->token_slots, &w->token_cap, cap, sizeof(int32_t)) < 0 ||
-        grow((void **)&w->fold_map, &w->fold_map_cap, H + 1, sizeof(int32_t)) < 0)
-        return -1;
-    memset(w->token_slots, 0, (size_t)cap * sizeof(int32_t));
-    Py_ssize_t mask = cap - 1;
+    if (grow((void **)&w->fold_map, &w->fold_map_cap, H + 1, sizeof(int32_t)) < 0) return -1;
+    Py_ssize_t mask = token_table(w, H);
+    if (mask < 0) return -1;
     int32_t seen = 0, distinct = 0;
     int folded = 0;
     for (Py_ssize_t i = 0; i < H; i++) {
         int32_t d = from_ids[i];
         if (d == seen) { /* the first use of ``from``'s token d */
             seen++;
-            const Span *t = &hyp->items[i];
-            folded |= t->fold;
-            Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
-            for (;;) {
-                int32_t entry = w->token_slots[slot];
-                if (entry == 0) {
-                    w->token_slots[slot] = (int32_t)(i + 1);
-                    w->fold_map[d] = distinct++;
-                    break;
-                }
-                if (span_equal(&hyp->items[entry - 1], t)) {
-                    w->fold_map[d] = ids[entry - 1];
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
+            folded |= hyp->items[i].fold;
+            w->fold_map[d] = hypothesis_token_id(w, hyp, ids, mask, i, &distinct);
         }
         ids[i] = w->fold_map[d];
     }
@@ -1061,8 +1051,13 @@ static void end_reference(Work *w, Py_ssize_t *touched) {
     *touched = 0;
 }
 
-static inline Py_ssize_t pair_slot(uint64_t key, int bits) {
-    return (Py_ssize_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+/* The slot of ``key`` (an (n-1)-gram id and a token id) in the n-gram table of 2^bits slots:
+ * where it is, or the empty slot where it would go (pair_ids < 0). */
+static inline Py_ssize_t pair_slot(const Work *w, uint64_t key, int bits) {
+    Py_ssize_t mask = ((Py_ssize_t)1 << bits) - 1;
+    Py_ssize_t slot = (Py_ssize_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+    while (w->pair_ids[slot] >= 0 && w->pair_keys[slot] != key) slot = (slot + 1) & mask;
+    return slot;
 }
 
 /* Clipped matches, orders 1..order, into ``matches``, from the ids of assign_ids (the
@@ -1146,7 +1141,6 @@ static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const in
         const size_t sizes[] = {sizeof(uint64_t), sizeof(int32_t)};
         if (grow_all(&w->pair_cap, slots, buffers, sizes, 2) < 0) return -1;
         memset(w->pair_ids, 0xff, (size_t)slots * sizeof(int32_t));
-        Py_ssize_t mask = slots - 1;
         /* hypothesis n-grams at the positions where both (n-1)-grams matched */
         grams = 0;
         Py_ssize_t kept = 0;
@@ -1154,8 +1148,7 @@ static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const in
             int32_t i = hyp_live[k];
             if (hyp_live[k + 1] != i + 1) continue;
             uint64_t key = (uint64_t)(uint32_t)hyp_gram[i] << 32 | (uint32_t)hyp_ids[i + n - 1];
-            Py_ssize_t slot = pair_slot(key, bits);
-            while (w->pair_ids[slot] >= 0 && w->pair_keys[slot] != key) slot = (slot + 1) & mask;
+            Py_ssize_t slot = pair_slot(w, key, bits);
             if (w->pair_ids[slot] < 0) {
                 w->pair_keys[slot] = key;
                 w->pair_ids[slot] = (int32_t)grams;
@@ -1180,8 +1173,7 @@ static int count_matches(Work *w, const int32_t *hyp_ids, Py_ssize_t H, const in
             while (j > ref_end) { end_reference(w, &touched); ref_end += refs[++r].size + 1; }
             if (ref_live[k + 1] != j + 1) continue;
             uint64_t key = (uint64_t)(uint32_t)ref_gram[j] << 32 | (uint32_t)ref_tokens[j + n - 1];
-            Py_ssize_t slot = pair_slot(key, bits);
-            while (w->pair_ids[slot] >= 0 && w->pair_keys[slot] != key) slot = (slot + 1) & mask;
+            Py_ssize_t slot = pair_slot(w, key, bits);
             int32_t g = w->pair_ids[slot];
             if (g < 0) continue;
             ref_gram[j] = g;

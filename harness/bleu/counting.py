@@ -28,6 +28,7 @@ from harness.bleu.tokenizers import get_tokenizer
 from harness.bleu.tokenizers.sacrebleu import tokenize_none
 
 Tokens = list[str]
+TokenKey = tuple[str, bool]  # (tokenizer, lowercase): one tokenization of the text
 CHUNK = 128  # segments the pure-Python pass holds at once: bounded memory, and the tokens of a
 #             chunk stay in the processor's caches (1024 measured 2-3% slower)
 
@@ -92,7 +93,7 @@ def count_in_python(
     builders = [StatsBuilder(needed[key]) for key in keys]
     top = max(needed.values(), default=0)
     # Keys that differ only in dropping empty references share a tokenizer call.
-    prepares: dict[tuple[str, bool], Callable[[str], Tokens]] = {}
+    prepares: dict[TokenKey, Callable[[str], Tokens]] = {}
     plan = []
     for key, builder in zip(keys, builders):
         token_key = (key.tokenizer, key.lowercase)
@@ -113,15 +114,13 @@ def count_in_python(
     return {key: builder.build() for key, builder in zip(keys, builders)}
 
 
-TokenKey = tuple[str, bool]
-
 
 def _count_segment(hyp: str, refs: Sequence[str],
                    plan: Sequence[tuple[TokenKey, bool, StatsBuilder]],
                    prepares: Mapping[TokenKey, Callable[[str], Tokens]], top: int) -> None:
     """One segment under every preprocessing of ``plan``: each tokenization once, and one
     count of clipped matches for the preprocessings that give the same tokens."""
-    tokens: dict[tuple[str, bool], tuple[Tokens, list[Tokens]]] = {}
+    tokens: dict[TokenKey, tuple[Tokens, list[Tokens]]] = {}
     counted: list[tuple[Tokens, list[Tokens], list[int]]] = []
     for token_key, drop, builder in plan:
         if token_key not in tokens:

@@ -69,20 +69,18 @@ def _clip_repeated_one(hyp_counts: dict, common: set, ref_grams: Iterable) -> in
 
 
 def _clip_repeated(hyp_counts: dict, common: set, ref_grams: Sequence[Iterable]) -> int:
-    """Clipped matches of one order whose hypothesis repeats an n-gram: ``common`` (the
-    hypothesis n-grams some reference has) each count once, and each repeated one adds
-    ``min(its count, its largest count in one reference) - 1``. Only the repeated n-grams are
-    counted in the references (``ref_grams``: one iterable of n-grams per reference)."""
+    """Clipped matches of one order whose hypothesis repeats an n-gram, against several
+    references (one: :func:`_clip_repeated_one`): ``common`` (the hypothesis n-grams some
+    reference has) each count once, and each repeated one adds ``min(its count, its largest
+    count in one reference) - 1``. Only the repeated n-grams are counted in the references
+    (``ref_grams``: one iterable of n-grams per reference)."""
     matched = len(common)
     repeated = [gram for gram in common if hyp_counts[gram] > 1]
     if repeated:
         wanted = set(repeated).__contains__
         ref_counts = [_counts(filter(wanted, grams)) for grams in ref_grams]
-        if len(ref_counts) == 1:
-            best_counts = ref_counts[0]
-        else:
-            best_counts = dict(zip(repeated, map(
-                max, *[map(counts.get, repeated, repeat(0)) for counts in ref_counts])))
+        best_counts = dict(zip(repeated, map(
+            max, *[map(counts.get, repeated, repeat(0)) for counts in ref_counts])))
         for gram in repeated:
             count, best = hyp_counts[gram], best_counts[gram]
             matched += min(count, best) - 1
