@@ -99,9 +99,8 @@ def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order
     Reference n-grams stream through the hypothesis set's ``difference_update`` without being
     stored (what it removes are the matches: no set of them is built, 6-9% less time than
     ``set.intersection`` on the benchmark sets), and an order without a match ends the loop
-    (no longer n-gram can match). Linear in the segment's
-    length at every step. One reference, the common case, takes
-    :func:`_clipped_matches_one`.
+    (no longer n-gram can match). Linear in the segment's length at every step. One
+    reference, the common case, takes :func:`_clipped_matches_one`.
     """
     if len(refs) == 1:
         return _clipped_matches_one(hyp, refs[0], max_order)
