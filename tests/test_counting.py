@@ -1,15 +1,20 @@
-"""The pure-Python statistics pass's housekeeping: it pauses Python's cyclic collector for a
-chunk of segments at a time (the pass makes no reference cycle) and leaves it as it was found,
-also when a tokenizer raises."""
+"""The pure-Python statistics pass: its housekeeping (it pauses Python's cyclic collector for
+a chunk of segments at a time, as the pass makes no reference cycle, and leaves it as it was
+found, also when a tokenizer raises), and where it stops counting a segment's orders, against
+SacreBLEU's counts (the rest of its arithmetic is checked against the C kernel,
+tests/test_native.py, and that against the libraries)."""
 
 from __future__ import annotations
 
 import gc
+import random
 
 import pytest
+import sacrebleu
 
 from harness.bleu.convention import Preprocessing
 from harness.bleu.counting import count_in_python
+from harness.bleu.stats import clipped_matches
 
 HYPS, REFS = ["the cat sat", "a b c"], [["the cat sat down"], ["a b d"]]
 
@@ -45,3 +50,48 @@ def test_the_cyclic_collector_runs_again_after_a_tokenizer_raised(keys):
     with pytest.raises(RuntimeError, match="boom"):
         count_in_python(HYPS, REFS, {Preprocessing(broken): 4, **keys})
     assert gc.isenabled()
+
+
+def sacrebleu_counts(hyp: str, refs: list[str], order: int) -> list[int]:
+    """Clipped matches per order as SacreBLEU 2.x counts them (``BLEU.corpus_score``)."""
+    metric = sacrebleu.metrics.BLEU(tokenize="none", max_ngram_order=order)
+    return list(metric.corpus_score([hyp], [[ref] for ref in refs]).counts)
+
+
+# An order with one match: the last that can match (the statistics pass stops after it).
+ONE_MATCH_EDGES = [
+    ("a a a", ["a a a"]),  # one token throughout: each order's n-gram held twice, then once
+    ("a a a a", ["a a a", "b"]),
+    ("a b", ["a b"]),  # two unigrams, one bigram
+    ("x a b y", ["a b"]),
+    ("a b a", ["b a b"]),  # repeats: two unigrams, and still two bigrams
+    ("a b a b", ["b a b a", "a b"]),
+    ("a b c d e", ["a b c z d e", "c d"]),
+]
+
+
+@pytest.mark.parametrize(("hyp", "refs"), ONE_MATCH_EDGES)
+@pytest.mark.parametrize("order", [4, 6])
+def test_clipping_stops_after_one_match_exactly_as_sacrebleu_counts(hyp, refs, order):
+    """The pure-Python pass ends a segment's orders after one with fewer than two matches;
+    SacreBLEU counts every order, so it is the expectation (also with one reference, which
+    takes its own steps)."""
+    assert clipped_matches(hyp.split(), [r.split() for r in refs], order) == sacrebleu_counts(
+        hyp, refs, order)
+    assert clipped_matches(hyp.split(), [refs[0].split()], order) == sacrebleu_counts(
+        hyp, refs[:1], order)
+
+
+def test_clipping_of_random_small_vocabulary_segments_equals_sacrebleu_counts():
+    """Three words make repeated n-grams and orders with exactly one match common."""
+    rng = random.Random(13)
+    for _ in range(600):
+        words = ["a", "b", "c"][:rng.randint(1, 3)]
+
+        def sentence(rng=rng, words=words):
+            return " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+
+        hyp, refs = sentence(), [sentence() for _ in range(rng.randint(1, 3))]
+        order = rng.choice([2, 4, 6])
+        assert clipped_matches(hyp.split(), [r.split() for r in refs], order) == (
+            sacrebleu_counts(hyp, refs, order)), (hyp, refs, order)
