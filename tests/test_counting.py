@@ -71,11 +71,12 @@ ONE_MATCH_EDGES = [
 
 
 @pytest.mark.parametrize(("hyp", "refs"), ONE_MATCH_EDGES)
-@pytest.mark.parametrize("order", [4, 6])
+@pytest.mark.parametrize("order", [0, 4, 6])
 def test_clipping_stops_after_one_match_exactly_as_sacrebleu_counts(hyp, refs, order):
     """The pure-Python pass ends a segment's orders after one with fewer than two matches;
     SacreBLEU counts every order, so it is the expectation (also with one reference, which
-    takes its own steps)."""
+    takes its own steps). Order 0 has no counts (it raised IndexError when a word matched:
+    the case ``tool-tf-nmt-max-order-zero`` failed without the C kernel)."""
     assert clipped_matches(hyp.split(), [r.split() for r in refs], order) == sacrebleu_counts(
         hyp, refs, order)
     assert clipped_matches(hyp.split(), [refs[0].split()], order) == sacrebleu_counts(

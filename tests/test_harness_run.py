@@ -30,6 +30,20 @@ def test_bundled_corpus_runs_clean(corpus_run):
     assert run_read.footer.status == "complete"
 
 
+def test_bundled_corpus_runs_clean_with_the_pure_python_pass(tmp_path, monkeypatch):
+    """The engine without its C kernel (``BLEU_HARNESS_NATIVE=0``, inherited by the engine's
+    worker) passes the corpus too: the pure-Python pass is the fallback on a machine without
+    a compiler, and the C pass is tested against it only on generated inputs."""
+    monkeypatch.setenv("BLEU_HARNESS_NATIVE", "0")
+    stream = tmp_path / "python.jsonl"
+    code = main(["run", "--backend", "own", "--format", "json", "--output", str(stream),
+                 "--quiet"])
+    run_read = read_run(stream)
+    assert code == 0, [(r.case, r.message) for r in run_read.checks
+                       if r.verdict in ("fail", "error")]
+    assert {(r.check, r.verdict) for r in run_read.checks} >= {("expectation", "pass")}
+
+
 def test_the_knob_model_explains_every_divergence_of_the_corpus(corpus_run):
     """Issue 14's goal: every pair of conventions that disagrees on a case has a cause --
     the knobs whose switch makes them agree, an exception against a value included."""

@@ -109,7 +109,7 @@ def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order
     if len(refs) == 1:
         return _clipped_matches_one(hyp, refs[0], max_order)
     matches = [0] * max_order
-    if not hyp or not refs:
+    if max_order < 1 or not hyp or not refs:  # order 0: no orders (TF-NMT then raises)
         return matches
     top = min(max_order, len(hyp), max(map(len, refs)))
     hyp_counts = _counts(hyp)
@@ -148,7 +148,7 @@ def _clipped_matches_one(hyp: Sequence[str], ref: Sequence[str], max_order: int)
     (together about 6% less time than the several-reference steps, on the benchmark's
     one-reference corpora)."""
     matches = [0] * max_order
-    if not hyp or not ref:
+    if max_order < 1 or not hyp or not ref:
         return matches
     top = min(max_order, len(hyp), len(ref))
     hyp_counts = _counts(hyp)
