@@ -114,7 +114,6 @@ def count_in_python(
     return {key: builder.build() for key, builder in zip(keys, builders)}
 
 
-
 def _count_segment(hyp: str, refs: Sequence[str],
                    plan: Sequence[tuple[TokenKey, bool, StatsBuilder]],
                    prepares: Mapping[TokenKey, Callable[[str], Tokens]], top: int) -> None:
