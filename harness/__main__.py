@@ -1,5 +1,5 @@
 """`python -m harness` is the `bleu-harness` command."""
 
-from harness.cli import main
+from harness.entry import main
 
 raise SystemExit(main())

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from harness.errors import UsageError
 from harness.records import DRIFT, FAILING, RAN, UNDER_TEST_CHECKS, CheckRecord
+from harness.signals import INTERRUPTED, TERMINATED
 
 CLEAN, DIVERGED, USAGE, DRIFTED = 0, 1, 2, 3
-INTERRUPTED, TERMINATED = 130, 143
 EXIT_CODES = {CLEAN: "clean", DIVERGED: "the implementation under test fails",
               USAGE: "usage or case-file error, or no check ran",
               DRIFTED: "a reference library drifted (--strict-references)",

@@ -6,7 +6,8 @@ It never aborts for one bad case or backend: a case-file problem becomes a ``pro
 (and that case does not run), a backend's crash an outcome, a bug in judging one case an
 ``error`` line for that case. An implementation under test that does not start is a
 :class:`~harness.errors.StartupError` (exit 2) before anything runs. An interrupted run
-(SIGINT, SIGTERM) still ends its stream with a footer that says so.
+(SIGINT, SIGTERM) still ends its stream with a footer that says so; once the judging has
+stopped, further signals wait (:func:`harness.signals.hold`) until the footer is written.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from harness.records import (
     Request,
 )
 from harness.report import stream
+from harness.signals import Terminated, critical, hold
 
 Sink = Callable[[Mapping[str, Any]], None]
 Progress = Callable[[int, int, int, int], None]  # requests done/total, cases judged/total
@@ -67,10 +69,6 @@ REFERENCE_BACKENDS: dict[str, Callable[..., Backend]] = {
 }
 #: Libraries checked differentially only, beside a convention's primary library.
 EXTRA_LIBRARIES = ("fast-bleu", "bleuscore")
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where SIGINT raises KeyboardInterrupt (installed by the CLI)."""
 
 
 @dataclass(frozen=True)
@@ -209,11 +207,19 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
         header = stream.header_line(infos, loaded.corpus_hash, len(loaded.files),
                                     under_test.name, claims, options.known.describe(),
                                     sorted({c.root for c in loaded.cases}))
-        sink(header)
-        for problem in problems:
-            sink(stream.problem_line(problem))
-        records, tally, status = _judge_as_answered(
-            executor, plan_cases(cases, roles), is_engine, options.known, sink, state)
+        records: list[CheckRecord] = []
+        tally = Tally()
+        status: KeyboardInterrupt | None = None
+        try:
+            with critical():
+                sink(header)
+                for problem in problems:
+                    sink(stream.problem_line(problem))
+            _judge_as_answered(executor, plan_cases(cases, roles), is_engine, options.known,
+                               sink, state, records, tally)
+        except KeyboardInterrupt as stop:  # SIGINT, or SIGTERM (Terminated)
+            status = stop
+        hold()  # what is left is bounded: a signal now must not cut the footer short
     complete = status is None
     stale = tally.no_longer_failing(options.known) if complete else []
     if complete:
@@ -229,36 +235,31 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
 
 
 def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine: bool,
-                       known: Known, sink: Sink, state: dict[str, int]):
+                       known: Known, sink: Sink, state: dict[str, int],
+                       records: list[CheckRecord], tally: Tally) -> None:
     """Execute every distinct request once; judge each case, in order, as soon as all its
-    answers are in, and stream its lines. Returns the records, the gate's tally and the
-    interruption (``None`` if the run completed)."""
+    answers are in, stream its lines, and add them to ``records`` and ``tally`` (a case's
+    lines all or none: an interruption between two cases leaves both consistent)."""
     outcomes: dict[Request, Outcome] = {}
     needed = [plan.requests for plan in plans]
-    records: list[CheckRecord] = []
-    tally = Tally()
     next_case = 0
 
     def judge_ready() -> None:
         nonlocal next_case
         while next_case < len(plans) and all(r in outcomes for r in needed[next_case]):
             judged = mark(_judge_one(plans[next_case], outcomes, is_engine), known)
-            tally.add(judged, known)
-            records.extend(judged)
-            for record in judged:
-                sink(stream.check_line(record))
-            next_case += 1
-            state["judged"] = next_case
+            with critical():
+                tally.add(judged, known)
+                records.extend(judged)
+                for record in judged:
+                    sink(stream.check_line(record))
+                next_case += 1
+                state["judged"] = next_case
 
-    try:
+    judge_ready()
+    for request, outcome in executor.run(distinct_requests(plans)):
+        outcomes[request] = outcome
         judge_ready()
-        for request, outcome in executor.run(distinct_requests(plans)):
-            outcomes[request] = outcome
-            judge_ready()
-    except KeyboardInterrupt as stop:  # SIGINT, or SIGTERM (Terminated)
-        executor.close()
-        return records, tally, stop
-    return records, tally, None
 
 
 def _judge_one(plan: CasePlan, outcomes: Mapping[Request, Outcome],

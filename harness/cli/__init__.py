@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
-from harness import __version__
+from harness import __version__, signals
 from harness.cli import (
     atlas,
     diff,
@@ -32,8 +32,6 @@ from harness.cli import (
     validate,
 )
 from harness.errors import USAGE_EXIT_CODE, UsageError
-from harness.gate import INTERRUPTED, TERMINATED
-from harness.pipeline import Terminated
 
 #: In the order ``--help`` lists them.
 SUBCOMMANDS = (run, score, validate, diff, report, atlas, explain, identify, fingerprint)
@@ -85,33 +83,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _terminate(signum, frame) -> None:
-    raise Terminated()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args, extra = build_parser().parse_known_args(argv)
-    if extra:  # reported by the subcommand, which knows its own flags (and can suggest one)
-        args.subparsers[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
-    # Off a terminal (a file, a CI log) nothing is wrapped: lines are read whole.
-    console = Console() if sys.stdout.isatty() else Console(soft_wrap=True, width=10_000)
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    owned = not signals.installed()  # the console script installs them before any import
+    if owned:
+        signals.install()
     try:
-        return args.handler(args, console)
+        return _main(argv)
+    finally:
+        if owned:
+            signals.uninstall()
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    command = "run"
+    try:
+        args, extra = build_parser().parse_known_args(argv)
+        command = args.command
+        if extra:  # reported by the subcommand, which knows its flags (and can suggest one)
+            args.subparsers[command].error(f"unrecognized arguments: {' '.join(extra)}")
+        # Off a terminal (a file, a CI log) nothing is wrapped: lines are read whole.
+        console = Console() if sys.stdout.isatty() else Console(soft_wrap=True, width=10_000)
+        code = args.handler(args, console)
     except UsageError as error:
-        print(f"bleu-harness {args.command}: error: {error}", file=sys.stderr)
+        print(f"bleu-harness {command}: error: {error}", file=sys.stderr)
         return USAGE_EXIT_CODE
-    except Terminated:
-        print(f"bleu-harness {args.command}: terminated", file=sys.stderr)
-        return TERMINATED
-    except KeyboardInterrupt:
-        print(f"bleu-harness {args.command}: interrupted", file=sys.stderr)
-        return INTERRUPTED
+    except KeyboardInterrupt as stop:  # SIGINT; SIGTERM raises Terminated (harness.signals)
+        signals.hold()
+        terminated = isinstance(stop, signals.Terminated)
+        print(f"bleu-harness {command}: {'terminated' if terminated else 'interrupted'}",
+              file=sys.stderr)
+        return signals.TERMINATED if terminated else signals.INTERRUPTED
     except BrokenPipeError:  # `bleu-harness ... | head`: the reader left; nothing to say
         sys.stderr.close()
         return 0
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    held = signals.held_signal()
+    if held is not None:
+        print(f"bleu-harness {command}: a signal ({signal.Signals(held).name}) arrived "
+              "after the work was done; its outputs were completed", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

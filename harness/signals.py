@@ -1,0 +1,123 @@
+"""SIGINT and SIGTERM for the command line: one interruption, then an orderly end.
+
+Python raises ``KeyboardInterrupt`` wherever the main thread is when SIGINT arrives, and
+SIGTERM ends the process without any clean-up. The command line wants neither: a run that is
+interrupted must still close its workers and end its stream with a footer that says so, and
+a second signal must not cut that clean-up short (a footer missing, a worker orphaned, a
+traceback from inside a ``finally``). So, once :func:`install` has run:
+
+* the **first** SIGINT raises ``KeyboardInterrupt`` and the first SIGTERM :class:`Terminated`
+  (a ``KeyboardInterrupt``), where the main thread is;
+* every later signal is only recorded: the clean-up the first one started runs to its end;
+* after :func:`hold`, no signal raises: a command calls it once its work is done and only
+  bounded clean-up is left (closing workers, writing the footer and the reports), so that
+  what the stream says and the exit code agree.
+
+The ``signal`` module only, and imported before anything heavy, so that a signal during the
+imports of the command line is already handled.
+"""
+
+from __future__ import annotations
+
+import signal
+
+#: The exit codes of a command ended by a signal: 128 + the signal's number, as shells say.
+INTERRUPTED = 128 + signal.SIGINT  # 130
+TERMINATED = 128 + signal.SIGTERM  # 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where SIGINT raises ``KeyboardInterrupt``."""
+
+
+class _State:
+    """What the handlers know (a plain class: this module imports nothing but ``signal``)."""
+
+    def __init__(self) -> None:
+        self.installed = False
+        self.holding = False
+        self.raised = False
+        self.received: list[int] = []
+        self.previous: dict[int, object] = {}
+
+
+_state = _State()
+
+
+def _handle(signum: int, frame) -> None:
+    _state.received.append(signum)
+    if not _state.holding:
+        _raise(signum)
+
+
+def _raise(signum: int) -> None:
+    if _state.raised:
+        return
+    _state.raised = True
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+class critical:  # noqa: N801 -- used as a function: ``with critical():``
+    """A step that must not be cut in two (a case's records counted and streamed together):
+    a signal inside it is raised when it ends."""
+
+    def __enter__(self) -> None:
+        self.nested = _state.holding
+        self.before = len(_state.received)
+        _state.holding = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.nested:
+            return
+        _state.holding = False
+        if exc[0] is None and len(_state.received) > self.before:
+            _raise(_state.received[self.before])
+
+
+def install() -> None:
+    """Handle SIGINT and SIGTERM as the module says (again: starts afresh)."""
+    if not _state.installed:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            _state.previous[signum] = signal.getsignal(signum)
+    _state.installed = True
+    _state.holding = _state.raised = False
+    _state.received.clear()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _handle)
+
+
+def installed() -> bool:
+    return _state.installed
+
+
+def hold() -> None:
+    """From now on a signal is recorded, never raised (only bounded clean-up is left)."""
+    _state.holding = True
+
+
+def uninstall() -> None:
+    """Give SIGINT and SIGTERM back their previous handlers (for callers that embed the CLI)."""
+    if not _state.installed:
+        return
+    _state.holding = True  # a signal between the two calls below must not raise
+    for signum, previous in _state.previous.items():
+        signal.signal(signum, previous)  # type: ignore[arg-type]
+    _state.installed = False
+    _state.previous.clear()
+
+
+def block() -> None:
+    """SIGINT and SIGTERM stay pending from now on (for the last steps of a process)."""
+    _state.holding = True
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+def held_signal() -> int | None:
+    """The first signal that arrived and was not raised, if any."""
+    if _state.raised or not _state.received:
+        return None
+    return _state.received[0]
+
+
+def exit_code_of(signum: int) -> int:
+    return TERMINATED if signum == signal.SIGTERM else INTERRUPTED

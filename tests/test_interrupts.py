@@ -1,0 +1,125 @@
+"""SIGINT and SIGTERM at any moment of a run: one line, 130 / 143 (or the run's own code when
+it had finished), a stream whose footer agrees with the exit code, and no process left.
+
+Each run is a subprocess of ``python -m harness run`` signalled after a chosen delay, so the
+signal falls while the command line imports, while the cases load and the backends start,
+while requests are out, while the workers close and while the reports render; some runs
+get a second signal shortly after the first. The delays are fixed (the runs are
+deterministic in what they check, if not in where each signal falls)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from harness.report.stream import read_run
+
+TESTS = Path(__file__).parent
+
+
+
+def marked_processes(marker: str) -> set[int]:
+    """The live processes whose environment holds ``marker`` (a run's workers inherit it)."""
+    found = set()
+    needle = f"BLEU_HARNESS_TEST_MARK={marker}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle not in (entry / "environ").read_bytes():
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            found.add(int(entry.name))
+    return found
+
+
+def start(tmp_path: Path, name: str, *arguments: str) -> tuple[subprocess.Popen, str, Path]:
+    marker = uuid.uuid4().hex
+    output = tmp_path / f"{name}.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--format", "json", "--output", str(output),
+         *arguments], cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "BLEU_HARNESS_TEST_MARK": marker},
+        # a child of pytest-xdist may inherit SIGINT ignored: give it the default back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    return process, marker, output
+
+
+def assert_consistent(process: subprocess.Popen, marker: str, output: Path,
+                      signums: tuple[int, ...], label: str) -> None:
+    out, err = process.communicate(timeout=60)
+    code = process.returncode
+    codes = {signal.SIGINT: 130, signal.SIGTERM: 143}
+    assert "Traceback" not in err and "Traceback" not in out, f"{label}: {err[-2000:]}"
+    # two signals pending at once are handled in the order of their numbers (SIGINT first)
+    signalled = {codes[signum] for signum in signums}
+    assert code in {0, 1} | signalled, f"{label}: exit {code}: {err[-500:]}"
+    deadline = time.monotonic() + 5
+    while marked_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not marked_processes(marker), f"{label}: processes left behind"
+    assert not output.with_name(output.name + ".partial").exists() or not output.exists(), label
+    if output.exists():
+        run = read_run(output)  # raises on an empty or cut stream
+        assert run.footer is not None, f"{label}: no footer"
+        assert run.footer.exit_code == code, f"{label}: footer {run.footer.exit_code}, exit {code}"
+        assert run.footer.interrupted == (code in (130, 143)), label
+    else:  # stopped before the header: nothing was written, and the exit code says so
+        assert code in signalled, f"{label}: exit {code} without a stream"
+
+
+SCHEDULE = [  # (delay before the first signal, the signals, the second one's delay)
+    (0.08, (signal.SIGINT,), 0.0),  # in the imports (before that: the interpreter's own start)
+    (0.25, (signal.SIGTERM,), 0.0),
+    (0.6, (signal.SIGINT, signal.SIGINT), 0.05),
+    (1.0, (signal.SIGTERM, signal.SIGINT), 0.02),
+    (1.6, (signal.SIGINT,), 0.0),
+    (2.4, (signal.SIGTERM, signal.SIGTERM), 0.1),
+]
+
+
+def _signal_all(runs, schedule) -> None:
+    started = time.monotonic()
+    events = sorted((delay + i * 0.0, i, 0) for i, (delay, _, _) in enumerate(schedule))
+    events += [(delay + second, i, 1) for i, (delay, signums, second) in enumerate(schedule)
+               if len(signums) > 1]
+    for at, index, which in sorted(events):
+        time.sleep(max(0.0, started + at - time.monotonic()))
+        process = runs[index][0]
+        if process.poll() is None:
+            process.send_signal(schedule[index][1][which])
+
+
+def test_a_signal_at_any_moment_of_a_hanging_run(tmp_path):
+    """An implementation that hangs on every request but the start-up one: the signal falls
+    in the imports, the start-up or while requests are out."""
+    runs = [start(tmp_path, f"hang{i}", "--implementation", "miniatures:hangs", "--claims",
+                  "nltk", "--select", "b0[1-3]*", "--timeout", "30", "--html",
+                  str(tmp_path / f"hang{i}.html"))
+            for i in range(len(SCHEDULE))]
+    _signal_all(runs, SCHEDULE)
+    for (process, marker, output), (delay, signums, _) in zip(runs, SCHEDULE):
+        assert_consistent(process, marker, output, signums, f"hanging run, signal at {delay} s")
+
+
+@pytest.mark.parametrize("delays", [(1.2, 1.6, 2.0), (2.4, 2.8, 3.4)])
+def test_a_signal_while_a_run_ends_and_its_reports_render(tmp_path, delays):
+    """A run that completes in a few seconds, signalled around its end: while the workers
+    close, the footer is written and the HTML and JUnit reports render."""
+    schedule = [(delay, (signal.SIGINT, signal.SIGTERM), 0.05) for delay in delays]
+    runs = [start(tmp_path, f"end{i}", "--select", "b0[1-4]*", "--html",
+                  str(tmp_path / f"end{i}.html"), "--junit-xml", str(tmp_path / f"end{i}.xml"))
+            for i in range(len(schedule))]
+    _signal_all(runs, schedule)
+    for (process, marker, output), (delay, signums, _) in zip(runs, schedule):
+        assert_consistent(process, marker, output, signums, f"ending run, signal at {delay} s")
