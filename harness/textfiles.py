@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from harness.errors import InputError
 
@@ -51,20 +54,120 @@ def _decode(data: bytes, path: str | Path) -> str:
         raise InputError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
 
 
+#: The longest line of a segment file a command reads: a line is one segment, and scoring a
+#: line costs a few hundred times its size in memory (``/dev/zero`` is one endless line).
+MAX_LINE_BYTES = 2**20
+#: The largest file read whole (an SGML file, whose segments are matched by id).
+MAX_WHOLE_FILE_BYTES = 2**30
+
+
+#: How long a FIFO given as a file may go without a writer before it is an error.
+FIFO_WRITER_WAIT = 30.0
+
+
+def open_input(path: str | Path) -> BinaryIO:
+    """``path`` opened for reading, in binary. The open never blocks: a FIFO waits for its
+    writer at most :data:`FIFO_WRITER_WAIT` seconds (a plain ``open`` would wait forever),
+    then reads as a pipe does. A directory is an :class:`InputError`."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise InputError(f"{path}: is a directory (give a file, one segment a line)")
+        first = _first_byte_of_fifo(fd, path) if stat.S_ISFIFO(mode) else b""
+    except BaseException:
+        os.close(fd)
+        raise
+    os.set_blocking(fd, True)
+    if first:
+        return io.BufferedReader(_Prefixed(first, fd))
+    return os.fdopen(fd, "rb")
+
+
+def _first_byte_of_fifo(fd: int, path: str | Path) -> bytes:
+    """What a FIFO holds first: one byte, ``b""`` once a writer is there but has not written
+    (or has written nothing and left), waiting for a writer up to :data:`FIFO_WRITER_WAIT`."""
+    deadline = time.monotonic() + FIFO_WRITER_WAIT
+    while True:
+        try:
+            first = os.read(fd, 1)
+        except BlockingIOError:  # a writer holds it open: read as a pipe from now on
+            return b""
+        if first or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)  # no writer yet (a FIFO without one reads as its end)
+    if not first:
+        raise InputError(f"{path}: a FIFO that no program wrote to within "
+                         f"{FIFO_WRITER_WAIT:g} s")
+    return first
+
+
+class _Prefixed(io.RawIOBase):
+    """A file descriptor with bytes already read from it put back in front."""
+
+    def __init__(self, prefix: bytes, fd: int) -> None:
+        self.prefix, self.fd = prefix, fd
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self.prefix:
+            size = min(len(buffer), len(self.prefix))
+            buffer[:size] = self.prefix[:size]
+            self.prefix = self.prefix[size:]
+            return size
+        data = os.read(self.fd, len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self.fd)
+        super().close()
+
+
+def next_line(handle: BinaryIO, path: str | Path, number: int) -> bytes:
+    """Line ``number`` of ``handle``, at most :data:`MAX_LINE_BYTES` long; ``b""`` at the end."""
+    try:
+        line = handle.readline(MAX_LINE_BYTES + 1)
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+        raise InputError(f"{path}:{number}: a line longer than {MAX_LINE_BYTES // 2**20} MiB "
+                         "(one line is one segment: is this a text file of segments?)")
+    return line
+
+
 def _read_text(path: str | Path, limit: int | None = None) -> str:
     if limit is not None:
         return _decode(read_regular_file(path, limit), path)
-    try:  # bytes, then decode: no newline translation (a lone \r stays in its segment)
-        return _decode(Path(path).read_bytes(), path)
-    except (OSError, ValueError) as error:
-        raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    with open_input(path) as handle:  # bytes, then decode: a lone \r stays in its segment
+        try:
+            data = handle.read(MAX_WHOLE_FILE_BYTES + 1)
+        except OSError as error:
+            raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(data) > MAX_WHOLE_FILE_BYTES:
+        raise InputError(f"{path}: larger than {MAX_WHOLE_FILE_BYTES // 2**30} GiB")
+    return _decode(data, path)
 
 
 def read_segments(path: str | Path, limit: int | None = None) -> list[str]:
     """The lines of ``path`` without their line endings (``\\n`` or ``\\r\\n``).
 
     Only ``\\n`` ends a line: Unicode separators such as U+2028 inside a segment stay in it.
+    Without ``limit`` (a file the user names) it is read line by line, each line at most
+    :data:`MAX_LINE_BYTES`.
     """
+    if limit is None:
+        segments: list[str] = []
+        with open_input(path) as handle:
+            while line := next_line(handle, path, len(segments) + 1):
+                segments.append(_decoded_line(line, path, len(segments) + 1))
+        return segments
     lines = _read_text(path, limit).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -135,13 +238,10 @@ def stream_parallel(hyp_path: str, ref_paths: Sequence[str]) -> Iterator[tuple[s
     handles = []
     try:
         for path in paths:
-            try:
-                handles.append(open(path, "rb"))  # noqa: SIM115 -- closed in finally
-            except OSError as error:
-                raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+            handles.append(open_input(path))
         number = 0
         while True:
-            raw = [handle.readline() for handle in handles]
+            raw = [next_line(handle, path, number + 1) for handle, path in zip(handles, paths)]
             ended = [not line for line in raw]
             if any(ended):
                 if not all(ended):
@@ -168,13 +268,25 @@ def _decoded_line(line: bytes, path: str, number: int) -> str:
 
 
 def _unequal(paths: list[str], handles: list, ended: list[bool], read: int) -> None:
-    counts = [read if done else read + 1 + sum(1 for _ in handle)
+    counts = [str(read) if done else _count_rest(handle, read + 1)
               for handle, done in zip(handles, ended)]
     hyp_path, hyps = paths[0], counts[0]
     for path, lines in zip(paths[1:], counts[1:]):
         if lines != hyps:
             raise InputError(f"{path} has {lines} lines but {hyp_path} has {hyps}: "
                              "every reference file needs one line per hypothesis")
+
+
+def _count_rest(handle: BinaryIO, counted: int, budget: int = 64 * 2**20) -> str:
+    """How many lines a file has, ``counted`` of them read: the rest counted in chunks, for
+    at most ``budget`` bytes (``/dev/zero`` has no end: "more than N")."""
+    data = b""
+    while budget > 0 and (data := handle.read(min(2**20, budget))):
+        counted += data.count(b"\n")
+        budget -= len(data)
+    if budget <= 0 and handle.read(1):
+        return f"more than {counted}"
+    return str(counted + (1 if data and not data.endswith(b"\n") else 0))
 
 
 def read_parallel(hyp_path: str, ref_paths: list[str],

@@ -10,6 +10,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import yaml
 from rich.console import Console
 
 from harness.backends.base import Backend
@@ -39,14 +40,62 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"give a number of seconds > 0, not {text}") from None
 
 
-def workers(text: str) -> int:
+#: ``--jobs`` at most: worker processes per backend (``run``) or counting processes
+#: (``score``); more only costs memory on any machine this runs on.
+MAX_JOBS = 64
+
+
+def jobs(text: str) -> int:
+    """An argparse type: a number of worker processes, 1 to :data:`MAX_JOBS`."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of workers: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"give at least 1 worker, not {value}")
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"give 1 to {MAX_JOBS} workers, not {text}")
     return value
+
+
+#: An option value given on the command line: its length and nesting at most.
+MAX_OPTION_CHARACTERS = 10_000
+MAX_OPTION_DEPTH = 8
+
+
+def option_value(raw: str) -> Any:
+    """``VALUE`` of ``--option KEY=VALUE`` read as YAML (``[0.5,0.5]``, ``true``, ``5``), kept
+    to plain data: strings, numbers, booleans, null, lists and mappings, nested at most
+    :data:`MAX_OPTION_DEPTH` deep (a set or a date is no option value; a thousand ``[``
+    would exhaust the parser). Text that is not YAML is the string itself."""
+    if not raw:
+        return ""
+    if len(raw) > MAX_OPTION_CHARACTERS:
+        raise UsageError(f"an option value longer than {MAX_OPTION_CHARACTERS:,} characters")
+    depth = deepest = 0
+    for character in raw:
+        depth += (character in "[{") - (character in "]}")
+        deepest = max(deepest, depth)
+    if deepest > MAX_OPTION_DEPTH:
+        raise UsageError(f"{raw[:40]}...: nested more than {MAX_OPTION_DEPTH} levels deep")
+    try:
+        value = yaml.safe_load(raw)
+    except yaml.constructor.ConstructorError:  # a tag such as !!python/object
+        value = set()
+    except (yaml.YAMLError, RecursionError):
+        return raw
+    if not _plain_data(value):
+        raise UsageError(f"{raw[:60]}: not a plain value (give a number, a string, true/false "
+                         "or a [list])")
+    return value
+
+
+def _plain_data(value: Any) -> bool:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, list):
+        return all(_plain_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain_data(v) for k, v in value.items())
+    return False
 
 
 def add_timeouts(parser: argparse.ArgumentParser) -> None:

@@ -14,9 +14,9 @@ from harness.cli.options import (
     add_format,
     add_implementation,
     add_timeouts,
+    jobs,
     library_pythons,
     load_tokenizer,
-    workers,
 )
 from harness.gate import (
     EXIT_CODES,
@@ -83,7 +83,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--strict-references", action="store_true",
                         help="a reference library drifting from its recorded value fails (exit 3)")
     add_timeouts(parser)
-    parser.add_argument("--jobs", type=workers, default=1, metavar="N",
+    parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
                         help="workers per backend (default 1; the backends run in parallel)")
     parser.add_argument("--map", action="store_true",
                         help="print the divergence map (conventions against each other)")

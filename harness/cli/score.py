@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import argparse
+import json
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from rich.console import Console
 from rich.table import Table
 
 from harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request, score_many
 from harness.bleu.api import plan
+from harness.bleu.counting import count
 from harness.bleu.conventions import scores_agree
 from harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks
-from harness.cli.options import add_format, load_tokenizer, print_json
-from harness.errors import InputError
+from harness.cli.options import add_format, jobs, load_tokenizer, option_value, print_json
+from harness.errors import InputError, UsageError
+from harness.records import plain
 from harness.textfiles import is_sgml, read_parallel, stream_parallel
 
 NAME = "score"
@@ -39,7 +41,7 @@ def add_arguments(parser) -> None:
                         help="a convention to score with (repeatable) or 'all' (default: all)")
     parser.add_argument("--sentence", action="store_true",
                         help="score every line on its own (sentence level) instead of the corpus")
-    parser.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="N",
+    parser.add_argument("--jobs", "-j", type=jobs, default=1, metavar="N",
                         help="count the corpus in N worker processes, a chunk of "
                         f"{CHUNK_SEGMENTS:,} lines each (the result is the same bit for bit; "
                         "default 1)")
@@ -61,16 +63,6 @@ def selected_conventions(names: Sequence[str] | None) -> tuple[str, ...]:
     if unknown:
         raise InputError(f"unknown convention {unknown[0]!r} (known: {', '.join(CONVENTIONS)}, all)")
     return tuple(dict.fromkeys(names))
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def main(args, console: Console) -> int:
@@ -118,9 +110,9 @@ def parse_option_assignments(
         if not sep or not key:
             raise InputError(f"--option {assignment!r}: expected KEY=VALUE")
         try:
-            value = yaml.safe_load(raw) if raw else ""
-        except yaml.YAMLError:
-            value = raw
+            value = option_value(raw)
+        except UsageError as error:
+            raise InputError(f"--option {key}: {error}") from None
         target, dot, bare = key.partition(".")
         if dot and target in CONVENTIONS:
             if target not in per_convention:
@@ -151,22 +143,30 @@ def run_score(args: ScoreArgs, console: Console) -> int:
     requests = [Request(name, options[name]) for name in args.conventions]
     try:
         if args.sentence:
-            hyps, refs = read_parallel(args.hyp_file, list(args.ref_files))
-            rows = [score_many([h], [r], requests, "sentence") for h, r in zip(hyps, refs)]
-            segments = len(hyps)
-        else:
-            scoring = plan(requests, "corpus")
-            stats = count_chunks(chunked(_segments(args)), scoring.needed, args.jobs)
-            rows = [scoring.finish(stats)]
-            segments = next(iter(stats.values())).segment_count if stats else 0
+            return _score_sentences(args, requests, console)
+        scoring = plan(requests, "corpus")
+        stats = count_chunks(chunked(_segments(args)), scoring.needed, args.jobs)
+        outcomes = scoring.finish(stats)
+        segments = next(iter(stats.values())).segment_count if stats else 0
     except ValueError as error:
         raise InputError(str(error)) from None
     if args.as_json:
-        print_json(_json_document(args, rows))
-    elif args.sentence:
-        _print_sentences(args, rows, console)
+        print_json(_json_document(args, outcomes))
     else:
-        _print_corpus(args, segments, rows[0], console)
+        _print_corpus(args, segments, outcomes, console)
+    return 0
+
+
+def _score_sentences(args: ScoreArgs, requests: list[Request], console: Console) -> int:
+    """Every line scored on its own and printed as it is scored: one plan for all lines, and
+    memory that does not grow with the file."""
+    scoring = plan(requests, "sentence")
+    rows = (scoring.finish(count([hyp], [refs], scoring.needed))
+            for hyp, refs in _segments(args))
+    if args.as_json:
+        _stream_json_sentences(args, rows)
+    else:
+        _print_sentences(args, rows, console)
     return 0
 
 
@@ -186,18 +186,25 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     return outcome.to_dict()
 
 
-def _json_document(args: ScoreArgs, rows: list[list[Outcome]]) -> dict[str, Any]:
-    document: dict[str, Any] = {
-        "hypotheses": args.hyp_file, "references": list(args.ref_files),
-        "level": "sentence" if args.sentence else "corpus",
-    }
-    if args.sentence:
-        document["segments"] = [
-            {"line": i, "results": [outcome_dict(o) for o in row]}
-            for i, row in enumerate(rows, start=1)]
-    else:
-        document["results"] = [outcome_dict(o) for o in rows[0]]
-    return document
+def _document_head(args: ScoreArgs) -> dict[str, Any]:
+    return {"hypotheses": args.hyp_file, "references": list(args.ref_files),
+            "level": "sentence" if args.sentence else "corpus"}
+
+
+def _json_document(args: ScoreArgs, outcomes: list[Outcome]) -> dict[str, Any]:
+    return {**_document_head(args), "results": [outcome_dict(o) for o in outcomes]}
+
+
+def _stream_json_sentences(args: ScoreArgs, rows: Iterator[list[Outcome]]) -> None:
+    """The document ``{..., "segments": [{"line": 1, "results": [...]}, ...]}``, written a
+    segment at a time."""
+    head = json.dumps(plain(_document_head(args)), indent=2, ensure_ascii=False)
+    sys.stdout.write(head[:-2] + ',\n  "segments": [')
+    for line, outcomes in enumerate(rows, start=1):
+        segment = {"line": line, "results": [outcome_dict(o) for o in outcomes]}
+        sys.stdout.write(("\n    " if line == 1 else ",\n    ") + json.dumps(
+            plain(segment), ensure_ascii=False, allow_nan=False, default=str))
+    sys.stdout.write("\n  ]\n}\n")
 
 
 def native(outcome: Outcome) -> float | str:
@@ -265,15 +272,21 @@ def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[Outcome], conso
             console.print(f"  {outcome.signature}", highlight=False, soft_wrap=True)
 
 
-def _print_sentences(args: ScoreArgs, rows: list[list[Outcome]], console: Console) -> None:
-    table = Table(title=f"Sentence BLEU of {args.hyp_file}, line by line", title_justify="left")
-    table.add_column("line", justify="right")
-    for name in args.conventions:
-        table.add_column(f"{name} (0-{CONVENTIONS[name].scale:g})", justify="right")
-    table.add_column("agree")
+def _print_sentences(args: ScoreArgs, rows: Iterator[list[Outcome]], console: Console) -> None:
+    """One line of text per segment, printed as it is scored (a table of a million rows
+    would be held whole before the first is shown)."""
+    headers = ["line", *(f"{name} (0-{CONVENTIONS[name].scale:g})" for name in args.conventions),
+               "agree"]
+    widths = [max(len(h), 8) for h in headers]
+    console.print(f"Sentence BLEU of {args.hyp_file}, line by line", highlight=False,
+                  markup=False, soft_wrap=True)
+    write = sys.stdout.write
+    console.file.flush()
+    write("  ".join(h.rjust(w) for h, w in zip(headers, widths)) + "\n")
     for line, outcomes in enumerate(rows, start=1):
         cells = [f"raises {o.library_exception}" if isinstance(o, ConventionError)
                  else format_score(o.score) for o in outcomes]
         groups = agreement_groups(outcomes)
-        table.add_row(str(line), *cells, "yes" if len(set(groups)) == 1 else "≠ " + "".join(groups))
-    console.print(table)
+        agree = "yes" if len(set(groups)) == 1 else "≠ " + "".join(groups)
+        write("  ".join(c.rjust(w) for c, w in zip([str(line), *cells], widths))
+              + "  " + agree + "\n")

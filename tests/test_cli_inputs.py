@@ -1,0 +1,112 @@
+"""Inputs a user can give ``score`` that once hung it, filled the memory or gave a traceback:
+an endless line (``/dev/zero``), a FIFO nobody writes to, a directory, a deeply nested or
+non-plain ``--option``, an absurd ``--jobs``. Each is one line and exit 2, in bounded time;
+``--sentence`` prints each line as it is scored."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from harness import textfiles
+from harness.cli import main
+from harness.errors import InputError
+
+EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
+HYP, REF = str(EXAMPLES / "hyp.txt"), str(EXAMPLES / "ref1.txt")
+
+
+def harness(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
+                          text=True, timeout=timeout, **kwargs)
+
+
+def one_line_error(done: subprocess.CompletedProcess, says: str) -> None:
+    assert done.returncode == 2, done.stderr
+    assert says in done.stderr and "Traceback" not in done.stderr + done.stdout
+    assert done.stderr.strip().count("\n") == 0 or "usage:" in done.stderr
+
+
+@pytest.mark.parametrize("order", ["hyp", "ref"])
+def test_an_endless_line_is_an_error_not_a_memory_blowup(order):
+    files = ["/dev/zero", REF] if order == "hyp" else [HYP, "/dev/zero"]
+    for mode in ([], ["--sentence"]):
+        done = harness("score", *files, "-c", "sacrebleu", *mode, timeout=30)
+        if order == "hyp":
+            one_line_error(done, "/dev/zero:1: a line longer than 1 MiB")
+        else:  # the hypotheses end first: /dev/zero's lines are counted within a budget
+            one_line_error(done, "/dev/zero")
+
+
+def test_a_directory_is_an_error(tmp_path):
+    one_line_error(harness("score", HYP, str(tmp_path)), "is a directory")
+
+
+def test_a_fifo_without_a_writer_does_not_block(tmp_path, monkeypatch):
+    fifo = tmp_path / "refs"
+    os.mkfifo(fifo)
+    monkeypatch.setattr(textfiles, "FIFO_WRITER_WAIT", 0.5)
+    with pytest.raises(InputError, match="no program wrote to"):
+        textfiles.read_segments(fifo)
+
+
+def test_a_fifo_with_a_late_writer_is_read(tmp_path):
+    fifo = tmp_path / "refs"
+    os.mkfifo(fifo)
+    lines = Path(REF).read_bytes()
+
+    def write_later() -> None:
+        threading.Event().wait(0.5)
+        with open(fifo, "wb") as writer:
+            writer.write(lines)
+
+    thread = threading.Thread(target=write_later)
+    thread.start()
+    assert textfiles.read_segments(fifo) == textfiles.read_segments(REF)
+    thread.join()
+
+
+@pytest.mark.parametrize("option, says", [
+    ("weights=" + "[" * 5000 + "]" * 5000, "nested more than 8 levels"),
+    ("weights=!!set {0.5, 0.25}", "not a plain value"),
+    ("weights=!!python/object:os.system ls", "not a plain value"),
+])
+def test_an_option_value_that_is_not_plain_data_is_one_line(capsys, option, says):
+    assert main(["score", HYP, REF, "-c", "nltk", "--option", option]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["score", HYP, REF], ["run", "--select", "b01*"]])
+def test_an_absurd_number_of_jobs_is_refused(command):
+    one_line_error(harness(*command, "--jobs", "99999999999"), "give 1 to 64 workers")
+
+
+def test_sentence_mode_prints_each_line_as_it_is_scored(tmp_path):
+    """The first rows come out while the input is still being written: nothing is held."""
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref"
+    os.mkfifo(hyp)
+    os.mkfifo(ref)
+    process = subprocess.Popen([sys.executable, "-m", "harness", "score", "--sentence",
+                                str(hyp), str(ref), "-c", "sacrebleu"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        with open(hyp, "w") as hyps, open(ref, "w") as refs:
+            for handle in (hyps, refs):
+                handle.write("the cat sat on the mat\n")
+                handle.flush()
+            assert "Sentence BLEU" in process.stdout.readline()
+            process.stdout.readline()  # the column names
+            assert process.stdout.readline().split()[:2] == ["1", "100.0000"]
+            for handle in (hyps, refs):
+                handle.write("a dog\n")
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert out.split("\n")[0].split()[0] == "2"
