@@ -5,6 +5,7 @@ non-plain ``--option``, an absurd ``--jobs``. Each is one line and exit 2, in bo
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -110,3 +111,25 @@ def test_sentence_mode_prints_each_line_as_it_is_scored(tmp_path):
         process.kill()
     assert process.returncode == 0, err
     assert out.split("\n")[0].split()[0] == "2"
+
+
+def test_subword_text_is_warned_about_and_its_joiners_can_be_removed(capsys):
+    """The bundled de-en references are BPE pieces ("Republic@@ an"): scoring them as they
+    are gives a number about half the real one, so score says so, and
+    --remove-from-references '@@ ' gives SacreBLEU's own score of the joined words."""
+    import sacrebleu
+
+    data = Path(__file__).parents[1] / "cases" / "data" / "nmt-deen-3000"
+    hyp, ref = str(data / "deen_output"), str(data / "deen_ref_bpe")
+    assert main(["score", hyp, ref, "-c", "sacrebleu", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert "deen_ref_bpe looks split into subword pieces" in captured.err
+    assert "deen_output looks" not in captured.err
+    assert main(["score", hyp, ref, "-c", "sacrebleu", "--format", "json",
+                 "--remove-from-references", "@@ "]) == 0
+    captured = capsys.readouterr()
+    assert "warning" not in captured.err
+    got = json.loads(captured.out)["results"][0]["score"]
+    hyps = Path(hyp).read_text(encoding="utf-8").split("\n")[:-1]
+    refs = Path(ref).read_text(encoding="utf-8").replace("@@ ", "").split("\n")[:-1]
+    assert got == sacrebleu.corpus_bleu(hyps, [refs]).score

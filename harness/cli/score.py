@@ -50,6 +50,9 @@ def add_arguments(parser) -> None:
                         "nltk:word_tokenize), for the conventions that take one (sacrebleu, "
                         "tf-nmt, t2t: the default with this option), as Hugging Face's bleu "
                         "takes tokenizer=")
+    parser.add_argument("--remove-from-references", default="", metavar="TEXT",
+                        help="remove TEXT from every reference line first, e.g. '@@ ' (BPE "
+                        "joiners: BLEU over subword pieces is not BLEU over words)")
     add_format(parser, "json")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a convention option in its library's vocabulary; VALUE is YAML; "
@@ -79,7 +82,7 @@ def main(args, console: Console) -> int:
                              f"{takers})")
     return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files), conventions,
                                tuple(args.option), args.sentence, args.format == "json",
-                               args.jobs, tokenizer), console)
+                               args.jobs, tokenizer, args.remove_from_references), console)
 
 Outcome = BleuResult | ConventionError
 
@@ -94,6 +97,8 @@ class ScoreArgs:
     as_json: bool
     jobs: int = 1
     tokenizer: Any = None  # the user's callable, for every convention (all take one)
+    #: a string removed from every reference line (``run``'s ``remove_from_references``)
+    remove_from_references: str = ""
 
 
 def parse_option_assignments(
@@ -172,11 +177,44 @@ def _score_sentences(args: ScoreArgs, requests: list[Request], console: Console)
 
 def _segments(args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:
     """Plain-text files line by line (bounded memory); SGML files are read whole (their
-    segments are matched by id, in mteval's order)."""
+    segments are matched by id, in mteval's order). ``--remove-from-references`` applied,
+    and a warning on stderr at the end where the text looks split into subword pieces."""
     if any(is_sgml(path) for path in (args.hyp_file, *args.ref_files)):
         hyps, refs = read_parallel(args.hyp_file, list(args.ref_files))
-        return zip(hyps, refs)
-    return stream_parallel(args.hyp_file, args.ref_files)
+        pairs: Iterator[tuple[str, list[str]]] = zip(hyps, refs)
+    else:
+        pairs = stream_parallel(args.hyp_file, args.ref_files)
+    return _watched_for_subwords(pairs, args)
+
+
+#: Marks of text split into subword pieces: subword-nmt's joiner ("Republic@@ an") and
+#: SentencePiece's word-start piece ("▁Republic an").
+SUBWORD_MARKS = ("@@ ", "\u2581")
+#: How many lines are looked at for those marks.
+SUBWORD_SAMPLE = 1000
+
+
+def _watched_for_subwords(pairs: Iterator[tuple[str, list[str]]],
+                          args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:
+    remove = args.remove_from_references
+    files = (args.hyp_file, *args.ref_files)
+    marked = [0] * len(files)
+    seen = 0
+    for hyp, refs in pairs:
+        if remove:
+            refs = [ref.replace(remove, "") for ref in refs]
+        if seen < SUBWORD_SAMPLE:
+            seen += 1
+            for i, text in enumerate((hyp, *refs)):
+                marked[i] += any(mark in text or text.endswith("@@") for mark in SUBWORD_MARKS)
+        yield hyp, refs
+    for path, count_marked in zip(files, marked):
+        if count_marked:
+            hint = ("remove them first (e.g. sed -r 's/(@@ )|(@@ ?$)//g')" if path == args.hyp_file
+                    else "--remove-from-references '@@ ' removes subword-nmt's joiners")
+            print(f"bleu-harness score: warning: {path} looks split into subword pieces "
+                  f"('@@ ' or '\u2581' in {count_marked} of its first {seen} lines): BLEU over "
+                  f"subword pieces is not BLEU over words; {hint}", file=sys.stderr)
 
 
 def outcome_dict(outcome: Outcome) -> dict[str, Any]:
