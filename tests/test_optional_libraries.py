@@ -83,10 +83,24 @@ def test_torchmetrics(executor, data, n_gram, smooth, half_weights):
 @needs("fast-bleu")
 @EXAMPLES
 @given(data=corpus(max_segments=1), smoothing=st.sampled_from(["method0", "method1"]),
-       weights=st.sampled_from([(0.25,) * 4, (0.5, 0.5), (1 / 3,) * 3, (0.1, 0.2, 0.3, 0.4)]))
+       weights=st.sampled_from([(0.25,) * 4, (0.5, 0.5), (1 / 3,) * 3, (0.1, 0.2, 0.3, 0.4),
+                                (0, 0, 0, 1), (1, 0), (0.5, 0.5, 0), (0, 0.5, 0, 0.5)]))
 def test_fast_bleu(executor, data, smoothing, weights):
     assert_agree(executor, "fast-bleu", "nltk", data, "sentence", smoothing=smoothing,
                  weights=weights)
+
+
+@needs("fast-bleu")
+def test_fast_bleu_is_no_reference_where_it_is_not_nltk(executor):
+    """fast-bleu 0.0.90 gives 1.0 for weights (0, 0, 0, 1) where NLTK gives 0.75: with one
+    non-zero weight it declines, so the bundled weights cases pass with it installed."""
+    data = (["the cat sat on the mat"], [["the cat sat on a mat"]])
+    declined = answer(executor, "fast-bleu", "nltk", data, "sentence", {"weights": (0, 0, 0, 1)})
+    assert isinstance(declined, Unsupported) and "one non-zero weight" in declined.reason
+    from harness.cli import main
+
+    assert main(["run", "--select", "weights-*", "--backend", "fast-bleu", "--backend",
+                 "nltk", "--quiet"]) == 0
 
 
 @needs("bleuscore")
