@@ -179,7 +179,7 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
              if (c.file, c.line) not in held_back]
     if options.tokenizer is not None:
         cases, untokenized = retokenize(cases, get_tokenizer(options.tokenizer),
-                                        tokenizer_name(options.tokenizer))
+                                        tokenizer_name(options.tokenizer), options.timeout)
         problems += untokenized
     subject = under_test_backend(options)
     backends = reference_backends(options.backends, options.library_python)

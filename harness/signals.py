@@ -119,5 +119,36 @@ def held_signal() -> int | None:
     return _state.received[0]
 
 
+class TimeLimitExceeded(Exception):
+    """Raised in the main thread when a :class:`time_limit` runs out."""
+
+
+class time_limit:  # noqa: N801 -- used as a function: ``with time_limit(10):``
+    """At most ``seconds`` for the code inside, in the main thread (SIGALRM interrupts
+    Python code and blocking calls; elsewhere, or with ``seconds`` None, no limit). For a
+    user's function run in-process, such as ``run --tokenizer MODULE:CALLABLE``."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.armed = False
+
+    def __enter__(self) -> None:
+        import threading
+
+        if not self.seconds or threading.current_thread() is not threading.main_thread():
+            return
+        self.previous = signal.signal(signal.SIGALRM, self._expired)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        self.armed = True
+
+    def _expired(self, signum: int, frame) -> None:
+        raise TimeLimitExceeded(f"took longer than {self.seconds:g} s")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)  # type: ignore[arg-type]
+
+
 def exit_code_of(signum: int) -> int:
     return TERMINATED if signum == signal.SIGTERM else INTERRUPTED

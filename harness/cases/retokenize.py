@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from harness.cases.model import Case, Expectation, Problem, Segment
+from harness.signals import TimeLimitExceeded, time_limit
 
 #: Options that choose a tokenization: the user's tokenizer replaces them.
 TOKENIZATION_OPTIONS = ("tokenize", "spm_model")
@@ -30,13 +31,15 @@ class TokenizerFailed(ValueError):
 
 
 def retokenize(cases: Sequence[Case], tokenize: Callable[[str], list[str]],
-               name: str) -> tuple[list[Case], list[Problem]]:
-    """The cases in the user's tokens, and a problem for each case it cannot tokenize."""
+               name: str, timeout: float | None = None) -> tuple[list[Case], list[Problem]]:
+    """The cases in the user's tokens, and a problem for each case it cannot tokenize (one
+    that raises, returns something else than tokens, or takes longer than ``timeout``
+    seconds on one text)."""
     done, problems = [], []
     for case in cases:
         try:
-            segments = tuple(Segment(_joined(tokenize, s.hyp),
-                                     tuple(_joined(tokenize, r) for r in s.refs))
+            segments = tuple(Segment(_joined(tokenize, s.hyp, timeout),
+                                     tuple(_joined(tokenize, r, timeout) for r in s.refs))
                              for s in case.segments)
         except TokenizerFailed as error:
             problems.append(Problem(case.file, case.line, case.id,
@@ -48,9 +51,12 @@ def retokenize(cases: Sequence[Case], tokenize: Callable[[str], list[str]],
     return done, problems
 
 
-def _joined(tokenize: Callable[[str], list[str]], text: str) -> str:
+def _joined(tokenize: Callable[[str], list[str]], text: str, timeout: float | None) -> str:
     try:
-        tokens = tokenize(text)
+        with time_limit(timeout):
+            tokens = tokenize(text)
+    except TimeLimitExceeded as error:
+        raise TokenizerFailed(f"{error} on {text[:60]!r}") from None
     except Exception as error:  # noqa: BLE001 - the user's code: reported, never a crash
         raise TokenizerFailed(f"raised {type(error).__name__}: {error} on {text[:60]!r}"
                               ) from None
