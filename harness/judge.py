@@ -233,7 +233,10 @@ def failure_cause(case: Case, planned: PlannedCheck, outcome: Outcome, claimed,
         return {"group": group, "sentence": f"the implementation {group}.", "explained": True}
     if not isinstance(outcome, Value) or outcome.is_list or (
             planned.expectation is not None and planned.expectation.figure != "score"):
-        return {"group": "other", "sentence": "", "explained": False}
+        return {"group": "a list of scores or another figure (not diagnosed)",
+                "sentence": "the knob diagnosis covers a single score; this answer or "
+                            "expectation is a list of scores or another figure.",
+                "explained": False}
     return diagnose(case.hypotheses, case.references, case.level, convention,
                     planned.options, outcome.score, claimed, scorer).to_dict()
 
