@@ -91,7 +91,8 @@ def _grouped(convention: str, pool: Sequence[int], weighed: Mapping[int, Evidenc
         sound = [c for c in counts if contradictions(c) == 0]
         if not sound:
             break
-        best = min(sound, key=lambda c: (-counts[c], len(c), sorted(c)))
+        best = min(sound, key=lambda c: (-counts[c], len(c), -_first(c, remaining, weighed),
+                                         sorted(c)))
         group = [i for i in remaining if weighed[i].holds(best)]
         remaining = [i for i in remaining if i not in set(group)]
         cause = _named(convention, best, group, records, len(everyone))
@@ -103,6 +104,12 @@ def _grouped(convention: str, pool: Sequence[int], weighed: Mapping[int, Evidenc
                              counts.get(closest, 0), contradictions(closest) if closest else 0)
         causes.update({i: {**dict(records[i].cause or {}), **cause} for i in remaining})
     return causes
+
+
+def _first(change: Change, pool: Sequence[int], weighed: Mapping[int, Evidence]) -> int:
+    """On how many failures ``change`` is the diagnosis's own (first) fit: between changes
+    that hold as often, the one the failures are already named by."""
+    return sum(1 for i in pool if weighed[i].fits and weighed[i].fits[0] == change)
 
 
 def _holding(pool: Sequence[int], weighed: Mapping[int, Evidence]) -> dict[Change, int]:
@@ -131,11 +138,16 @@ def _named(convention: str, change: Change, group: Sequence[int],
                  if records[i].cause.get("group") == name), "")
     said = said or f"the answers are what {convention} gives with {name}."
     others = failures - len(group)
-    support = (f"It holds on {len(group)} of {len(group)} failures in this group"
-               + (f"; none of the other {others} failures of {convention} contradicts it."
-                  if others else "."))
+    inputs = len({records[i].case for i in group})
+    support = f"It holds on {len(group)} of {len(group)} failures in this group"
+    if others:
+        support += f"; none of the other {others} failures of {convention} contradicts it"
+    if inputs == 1:
+        support += " (all on one input: too little to rule out a coincidence)"
+    support += "."
     return {"group": name, "sentence": f"{said} {support}", "explained": True,
-            "holds": len(group), "failures": len(group), "contradicted": 0}
+            "change": sorted(change), "holds": len(group), "failures": len(group),
+            "contradicted": 0}
 
 
 def _unexplained(convention: str, count: int, closest: Change | None, holds: int,
