@@ -4,17 +4,23 @@ gives every answer in it and no other failure contradicts it."""
 
 from __future__ import annotations
 
-import json
+import ast
+from dataclasses import replace
 
 import pytest
 from runs import CORPUS, TESTS, checks, run
 
 from harness.adapters.library_worker import sacrebleu_score
+from harness.bleu import CONVENTIONS
 from harness.cases.loader import load
+from harness.cli import main
+from harness.compare import same_score
 from harness.explain.attribution import Scorer
-from harness.explain.diagnose import diagnose
+from harness.explain.diagnose import MATCH, SMOOTHING_VALUES, diagnose
 from harness.judge import answered_claim, recorded_claim
 from harness.plan import effective_options
+from harness.records import CheckRecord, Value
+from harness.report.summary import failure_groups
 
 FAMILIES = CORPUS / "families"
 DOCUMENTED = CORPUS / "documented" / "conventions-b-table.yaml"
@@ -68,8 +74,6 @@ def test_a_wrapper_returning_score_over_100_has_one_cause_on_every_check():
 
 def _change(parts):
     """A group's change (``knob=value`` parts, ``scale 0-x``) as knob settings and a factor."""
-    import ast
-
     knobs, factor = {}, 1.0
     for part in parts:
         if part.startswith("scale "):
@@ -87,13 +91,6 @@ def _change(parts):
 def assert_named_causes_hold(result):
     """Every group named by a change: the knob model with that change gives every answer in
     the group (checked here from the case's inputs, not from the group's own evidence)."""
-    from dataclasses import replace
-
-    from harness.bleu import CONVENTIONS
-    from harness.compare import same_score
-    from harness.explain.diagnose import MATCH, SMOOTHING_VALUES
-    from harness.report.summary import failure_groups
-
     cases = {c.id: c for c in result.cases}
     named = 0
     for name, members in failure_groups(result.records):
@@ -118,15 +115,14 @@ def test_a_constant_gets_no_knob_cause_and_few_groups():
     that gives 0.5 on a few inputs and something else on the rest."""
     result, _ = run(implementation="miniatures:constant_half", claims="nltk",
                     paths=(str(DOCUMENTED),), select="b0*")
-    from harness.report.summary import failure_groups
-
     groups = failure_groups(result.records)
     assert assert_named_causes_hold(result) == 0
     names = [name for name, _ in groups]
     assert len(groups) <= 4, names
     assert "no single cause (nltk)" in names
-    assert all(name.startswith(("no single cause", "gives a score where", "raises ",
-                                "a list of scores", "cannot be diagnosed")) for name in names), names
+    kinds = ("no single cause", "gives a score where", "raises ", "a list of scores",
+             "cannot be diagnosed")
+    assert all(name.startswith(kinds) for name in names), names
     unexplained = dict(groups)["no single cause (nltk)"]
     assert "no single cause explains these" in unexplained[0].cause["sentence"]
     assert "contradicted by" in unexplained[0].cause["sentence"]
@@ -136,8 +132,6 @@ def test_no_clipping_is_not_put_down_to_case_folding(capsys):
     """Without clipping, "It is ... the" matches like a lowercased hypothesis on one input
     (smoothing-insure): "case=lower" held on its 17 checks and was printed as the cause. The
     clipping family contradicts it; the knob model has no clipping knob, so no single cause."""
-    from harness.cli import main
-
     code = main(["run", str(FAMILIES / "smoothing.yaml"), str(FAMILIES / "clipping.yaml"),
                  "--implementation", "miniatures:nltk_without_clipping", "--claims", "nltk"])
     out = capsys.readouterr().out
@@ -157,11 +151,42 @@ def test_a_real_cause_is_named_with_its_support():
         result, _ = run(implementation=f"miniatures:{implementation}",
                         claims="sacrebleu" if "sacrebleu" in implementation else "nltk",
                         paths=(str(path),))
-        from harness.report.summary import failure_groups
-
         groups = failure_groups(result.records)
         assert [name for name, _ in groups] == [group]
         members = groups[0][1]
         assert f"It holds on {len(members)} of {len(members)} failures in this group" in (
             members[0].cause["sentence"])
         assert assert_named_causes_hold(result) == 1
+
+
+def _failure(case: str, fits, moved, known: bool = False):
+    first = ", ".join(fits[0]) if fits else "matches no setting within 2 knob changes of nltk"
+    return CheckRecord(case, "f.yaml", 1, "expectation", "impl", "nltk", {}, "0.1",
+                       Value(0.2), "fail", known=known,
+                       cause={"group": first, "sentence": f"diagnosed {first}.",
+                              "explained": bool(fits), "fits": [list(f) for f in fits],
+                              "moved": list(moved)})
+
+
+def test_two_real_bugs_are_both_named_and_a_coincidence_is_not():
+    """Bug A alone, bug B alone, and both on one input ({A, B} fits there): each is a named
+    group, A is not contradicted where it is part of the bigger fit. A change that gives one
+    answer and moves another without giving it is no cause."""
+    records = [
+        _failure("a1", [["ref=first"]], ["ref=first", "case=lower"]),
+        _failure("a2", [["ref=first"], ["case=lower"]], ["ref=first", "case=lower"]),
+        _failure("b1", [["bp=off"]], ["bp=off"]),
+        _failure("ab", [["bp=off", "ref=first"]], ["bp=off", "ref=first"]),
+        _failure("c1", [["case=lower"]], ["case=lower"]),
+    ]
+    groups = {name: sorted(r.case for r in members) for name, members in
+              failure_groups(records)}
+    assert groups == {"ref=first": ["a1", "a2"], "bp=off": ["b1"],
+                      "bp=off, ref=first": ["ab"], "no single cause (nltk)": ["c1"]}
+    sentences = {r.case: r.cause["sentence"] for _, members in failure_groups(records)
+                 for r in members}
+    assert sentences["a1"] == ("diagnosed ref=first. It holds on 2 of 2 failures in this "
+                               "group; none of the other 3 failures of nltk contradicts it.")
+    assert sentences["c1"].startswith("no single cause explains this failure: ")
+    assert "case=lower, gives 1 of them and is contradicted by 1 other failure)" in (
+        sentences["c1"])

@@ -139,9 +139,10 @@ def _named(convention: str, change: Change, group: Sequence[int],
     said = said or f"the answers are what {convention} gives with {name}."
     others = failures - len(group)
     inputs = len({records[i].case for i in group})
-    support = f"It holds on {len(group)} of {len(group)} failures in this group"
+    support = f"It holds on {len(group)} of {_failures(len(group))} in this group"
     if others:
-        support += f"; none of the other {others} failures of {convention} contradicts it"
+        support += (f"; none of the other {_failures(others)} of {convention} "
+                    "contradicts it")
     if inputs == 1:
         support += " (all on one input: too little to rule out a coincidence)"
     support += "."
@@ -150,14 +151,23 @@ def _named(convention: str, change: Change, group: Sequence[int],
             "contradicted": 0}
 
 
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def _failures(count: int) -> str:
+    return f"{count} failure{_s(count)}"
+
+
 def _unexplained(convention: str, count: int, closest: Change | None, holds: int,
                  against: int) -> dict[str, Any]:
     """The cause of the failures no uncontradicted change holds on."""
-    sentence = (f"no single cause explains these {count} failures: the answers do not follow "
-                f"any setting within {MAX_KNOBS} knob changes of {convention}")
+    these = "this failure" if count == 1 else f"these {count} failures"
+    sentence = (f"no single cause explains {these}: the answers do not follow any setting "
+                f"within {MAX_KNOBS} knob changes of {convention}")
     if closest is not None and against:
         sentence += (f" (the closest, {change_name(closest)}, gives {holds} of them and "
-                     f"is contradicted by {against} other failures)")
+                     f"is contradicted by {against} other failure{_s(against)})")
     return {"group": f"no single cause ({convention})", "sentence": sentence + ".",
             "explained": False, "holds": 0, "failures": count, "knobs": [],
             "contradicted": against}
