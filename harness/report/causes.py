@@ -51,9 +51,15 @@ class Evidence:
 def evidence_of(record: CheckRecord) -> Evidence | None:
     """The evidence a failure holds, if its answer was weighed (``fits``/``moved``)."""
     cause = record.cause or {}
-    if record.verdict != FAIL or "fits" not in cause or "moved" not in cause:
-        return None
-    return Evidence(tuple(frozenset(fit) for fit in cause["fits"]), frozenset(cause["moved"]))
+    fits, moved = cause.get("fits"), cause.get("moved")
+    if record.verdict != FAIL or not _strings(moved) or not isinstance(fits, (list, tuple)) \
+            or not all(_strings(fit) for fit in fits):
+        return None  # not weighed, or a stored stream edited into something else
+    return Evidence(tuple(frozenset(fit) for fit in fits), frozenset(moved))
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
 
 
 def reconciled(records: Iterable[CheckRecord]) -> list[CheckRecord]:
