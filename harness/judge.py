@@ -12,7 +12,7 @@ conventions differ).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +21,7 @@ from harness.bleu.conventions import scores_agree, unit_score
 from harness.cases.model import Case, Expectation
 from harness.compare import agree, difference, expected_float, matches
 from harness.explain.attribution import Scorer, attribute
-from harness.explain.diagnose import diagnose
+from harness.explain.diagnose import MATCH, diagnose
 from harness.plan import CasePlan, PlannedCheck
 from harness.records import (
     DIFFERENTIAL,
@@ -121,9 +121,7 @@ def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
     record = _record(case, planned, outcome, verdict,
                      failure_tags(verdict, outcome, e, stats_tags), message)
     if verdict == FAIL and planned.check == EXPECTATION:
-        claimed = None
-        if e.value is not None and e.figure == "score":
-            claimed = lambda score: matches(score, e.value, e.compare)  # noqa: E731
+        claimed = recorded_claim(e) if e.value is not None and e.figure == "score" else None
         return replace(record, cause=failure_cause(case, planned, outcome, claimed,
                                                    e.raises, diagnoser))
     return record
@@ -194,17 +192,36 @@ def _differential_record(case: Case, planned: PlannedCheck, outcomes, stats_tags
     if verdict == FAIL:
         claimed = None
         if isinstance(theirs, Value) and not theirs.is_list:
-            claimed = lambda score: agree(score, theirs.score, max(allowed, 1e-9))  # noqa: E731
+            claimed = answered_claim(theirs.score, allowed)
         raises = theirs.error_type if isinstance(theirs, Raised) else None
         return replace(record, cause=failure_cause(case, planned, ours, claimed, raises,
                                                    diagnoser))
     return record
 
 
+def recorded_claim(e: Expectation) -> Callable[[float], bool]:
+    """What the convention gives here as an expectation knows it: its recorded value, by
+    the expectation's own comparison or within the diagnosis's ``MATCH`` (a value recorded
+    to the last digit and the knob model may differ in the last bit)."""
+    value = expected_float(e.value)
+    return lambda score: matches(score, e.value, e.compare) or agree(score, value, MATCH)
+
+
+def answered_claim(theirs: float, allowed: float) -> Callable[[float], bool]:
+    """What the convention gives here as a differential check knows it: the live library's
+    answer, within the check's tolerance or ``MATCH``."""
+    return lambda score: agree(score, theirs, max(allowed, MATCH))
+
+
 def failure_cause(case: Case, planned: PlannedCheck, outcome: Outcome, claimed,
                   raises: str | None, scorer: Scorer) -> dict[str, Any]:
     """Why the implementation under test failed this check, for every view: a knob
-    diagnosis of its answer, or the difference in kind (an exception against a value)."""
+    diagnosis of its answer, or the difference in kind (an exception against a value).
+
+    The same for every kind of check: ``claimed`` (what the convention gives here, the
+    recorded value or the live library's answer: ``recorded_claim``, ``answered_claim``)
+    only confirms that the knob model reproduces the convention
+    (``harness.explain.diagnose``)."""
     convention = planned.convention
     if isinstance(outcome, Raised):
         group = f"raises {outcome.error_type}" + (f" where {convention} raises {raises}"
@@ -216,7 +233,10 @@ def failure_cause(case: Case, planned: PlannedCheck, outcome: Outcome, claimed,
         return {"group": group, "sentence": f"the implementation {group}.", "explained": True}
     if not isinstance(outcome, Value) or outcome.is_list or (
             planned.expectation is not None and planned.expectation.figure != "score"):
-        return {"group": "other", "sentence": "", "explained": False}
+        return {"group": "a list of scores or another figure (not diagnosed)",
+                "sentence": "the knob diagnosis covers a single score; this answer or "
+                            "expectation is a list of scores or another figure.",
+                "explained": False}
     return diagnose(case.hypotheses, case.references, case.level, convention,
                     planned.options, outcome.score, claimed, scorer).to_dict()
 

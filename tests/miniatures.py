@@ -135,3 +135,45 @@ def sacrebleu_corpus(hypotheses, references, level, **options):
     width = max(len(r) for r in references)
     streams = [[refs[j] if j < len(refs) else None for refs in references] for j in range(width)]
     return sacrebleu.corpus_bleu(list(hypotheses), streams, tokenize="none").score
+
+
+def _sacrebleu(hypotheses, references, level, **options):
+    """SacreBLEU as the harness's library worker calls it, on its own 0-100 scale."""
+    from harness.adapters.library_worker import sacrebleu_score
+
+    return sacrebleu_score({"hypotheses": list(hypotheses), "references": list(references),
+                            "level": level, "options": options})
+
+
+def sacrebleu_over_100(hypotheses, references, level, **options):
+    """SacreBLEU's score divided by 100: a wrapper that puts it on the 0-1 scale while
+    claiming ``sacrebleu`` (0-100)."""
+    return _sacrebleu(hypotheses, references, level, **options) / 100
+
+
+def constant_half(hypotheses, references, level, **options):
+    """0.5 whatever the input: follows no setting of any convention."""
+    return 0.5
+
+
+def nltk_without_clipping(hypotheses, references, level, **options):
+    """NLTK's corpus BLEU, except that an n-gram's matches are not clipped to its count in
+    the reference: each hypothesis n-gram that occurs in some reference counts as a match."""
+    original = bleu_score.modified_precision
+
+    def unclipped(references_, hypothesis, n):
+        from fractions import Fraction
+
+        counts = bleu_score.Counter(bleu_score.ngrams(hypothesis, n)) if len(hypothesis) >= n \
+            else bleu_score.Counter()
+        seen = set()
+        for reference in references_:
+            seen.update(bleu_score.ngrams(reference, n) if len(reference) >= n else ())
+        numerator = sum(count for gram, count in counts.items() if gram in seen)
+        return Fraction(numerator, max(1, sum(counts.values())), _normalize=False)
+
+    bleu_score.modified_precision = unclipped
+    try:
+        return _nltk(hypotheses, references, level, **options)
+    finally:
+        bleu_score.modified_precision = original

@@ -17,6 +17,7 @@ from harness.records import (
     UNSUPPORTED,
     shown,
 )
+from harness.report.causes import reconciled
 from harness.report.stream import Run
 from harness.report.summary import (
     cause_of,
@@ -34,7 +35,7 @@ def xml_text(text: object) -> str:
 
 
 def render_junit(run: Run, strict_references: bool) -> str:
-    checks = [c for c in run.checks if c.verdict != DIVERGENCE]
+    checks = [c for c in reconciled(run.checks) if c.verdict != DIVERGENCE]
     suite = ElementTree.Element("testsuite", name="bleu-harness", tests=str(len(checks)))
     failures = errors = skipped = 0
     for problem in run.problems:

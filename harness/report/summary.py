@@ -22,6 +22,7 @@ from harness.records import (
     clean_text,
     shown,
 )
+from harness.report.causes import reconciled
 from harness.report.stream import Run
 
 
@@ -66,14 +67,16 @@ def cause_group(record: CheckRecord) -> str:
 
 def failure_groups(records: Iterable[CheckRecord]) -> list[tuple[str, list[CheckRecord]]]:
     """Failing and drifting checks grouped by cause: new failures first, then known ones,
-    then drift; the biggest group first within each."""
+    then drift; the biggest group first within each. A group's cause holds on every
+    failure in it and no failure contradicts it, else it is "no single cause"
+    (``harness.report.causes``)."""
     def rank(record: CheckRecord) -> int:
         if record.verdict == DRIFT:
             return 2
         return 1 if record.known else 0
 
     groups: dict[tuple[int, str], list[CheckRecord]] = {}
-    for record in records:
+    for record in reconciled(records):
         if record.verdict in ATTENTION:
             groups.setdefault((rank(record), cause_group(record)), []).append(record)
     ordered = sorted(groups.items(), key=lambda item: (item[0][0], -len(item[1]), item[0][1]))
