@@ -140,9 +140,18 @@ def footer_line(counts: Mapping[str, int], checks: int, problems: int, exit_code
             "no_longer_failing": list(no_longer_failing)}
 
 
+#: Characters that some readers take for a line break (``str.splitlines``, JavaScript):
+#: written as JSON escapes, so that every stream line is one line to every reader.
+LINE_BREAKERS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
 def dumps(line: Mapping[str, Any]) -> str:
-    """One stream line: JSON, UTF-8 safe (no lone surrogates), newline-terminated."""
+    """One stream line: JSON, UTF-8 safe (no lone surrogates), newline-terminated, with no
+    character a reader could take for a line break (they only occur inside JSON strings,
+    where their escapes mean the same)."""
     text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+    for char, escaped in LINE_BREAKERS.items():
+        text = text.replace(char, escaped)
     return text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n"
 
 
@@ -156,7 +165,9 @@ def read_run(path: str | Path, allow_truncated: bool = False) -> Run:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise StreamError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
-    return parse_run(text.splitlines(), str(path), allow_truncated)
+    # Lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085, ... which a
+    # JSON string may hold raw.
+    return parse_run(text.split("\n"), str(path), allow_truncated)
 
 
 def parse_run(lines: Iterable[str], name: str = "<stream>",
