@@ -5,6 +5,8 @@ are named, one-line messages stay one line, report files are never lost or half-
 from __future__ import annotations
 
 import json
+import os
+import shutil
 
 import pytest
 from runs import TESTS, case_file, one_case
@@ -68,3 +70,78 @@ def test_the_reader_splits_lines_on_newlines_only(tmp_path):
     text = stream.read_text(encoding="utf-8").replace('"c.yaml"', '"c\u2028.yaml"')
     stream.write_text(text, encoding="utf-8")
     assert read_run(stream).checks[0].file == "c\u2028.yaml"
+
+
+# --- report files: never a planted link followed, never the previous file lost -------------
+
+def test_a_planted_symlink_beside_the_output_is_never_followed(tmp_path):
+    """Issue 26.12: FILE.partial and .NAME.<pid>.tmp were opened with O_CREAT|O_TRUNC and
+    followed a link planted there, overwriting its target."""
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "run.jsonl.partial").symlink_to(victim)
+    for pid in range(os.getpid() - 5, os.getpid() + 5):
+        (out / f".run.md.{pid}.tmp").symlink_to(victim)
+    cases = str(case_file(tmp_path, "c.yaml", one_case()))
+    assert main(["run", cases, "--backend", "own", "--format", "json",
+                 "--output", str(out / "run.jsonl")]) == 0
+    assert main(["run", cases, "--backend", "own", "--format", "markdown",
+                 "--output", str(out / "run.md")]) == 0
+    assert victim.read_text() == "precious"
+    assert read_run(out / "run.jsonl").checks
+    assert (out / "run.md").read_text().startswith("## bleu-harness run: passed")
+
+
+def test_a_run_that_stops_before_its_header_keeps_the_previous_stream(tmp_path, capsys):
+    """Issue 26.13: the previous --output was replaced by an empty file."""
+    previous = tmp_path / "run.jsonl"
+    previous.write_text("the previous run\n")
+    cases = str(case_file(tmp_path, "c.yaml", one_case()))
+    assert main(["run", cases, "--backend", "nosuch", "--format", "json",
+                 "--output", str(previous)]) == 2
+    assert previous.read_text() == "the previous run\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.yaml", "run.jsonl"]
+
+
+@pytest.mark.parametrize("flag", ["--output", "--html", "--junit-xml"])
+def test_an_empty_report_path_is_a_usage_error(tmp_path, capsys, flag):
+    """Issue 26.13: --html "" was ignored silently."""
+    cases = str(case_file(tmp_path, "c.yaml", one_case()))
+    assert main(["run", cases, "--backend", "own", flag, ""]) == 2
+    assert f"{flag}: give a file name" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", ["/dev/full", "/proc/bleu-harness-report.jsonl",
+                                  "/proc/self/comm"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(tmp_path, capsys, path):
+    """Issue 26.1c: the pre-check accepted /dev/full and /proc; the run then failed at the
+    end with exit 1 (read as "the implementation fails")."""
+    cases = str(case_file(tmp_path, "c.yaml", one_case()))
+    assert main(["run", cases, "--backend", "own", "--format", "json", "--output", path]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write there" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_report_that_cannot_be_written_at_the_end_is_exit_2(tmp_path, capsys, monkeypatch):
+    """Issue 26.1c: a write failure after the run is a usage error (2), never 1."""
+    import harness.cli.run as run_command
+
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    render = run_command.render_junit
+
+    def sabotaged(*arguments):  # the folder becomes a file while the run renders
+        shutil.rmtree(folder)
+        folder.write_text("")
+        return render(*arguments)
+
+    monkeypatch.setattr(run_command, "render_junit", sabotaged)
+    wrong = one_case(expect="{convention: nltk, value: '0.5', provenance: {kind: documented, "
+                     "source: s, where: w}}")
+    cases = str(case_file(tmp_path, "c.yaml", wrong))
+    assert main(["run", cases, "--backend", "own", "--junit-xml",
+                 str(folder / "junit.xml")]) == 2
+    err = capsys.readouterr().err
+    assert "--junit-xml" in err and "cannot write" in err and len(err.strip().splitlines()) == 1

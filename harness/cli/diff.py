@@ -26,7 +26,7 @@ def add_arguments(parser) -> None:
 
 
 def main(args, console: Console) -> int:
-    output = check_path(args.output) if args.output else None
+    output = check_path(args.output) if args.output is not None else None
     old, new = stream.read_run(args.old), stream.read_run(args.new)
     result = diff_runs(old, new)
     if args.format == "json":
