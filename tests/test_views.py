@@ -7,13 +7,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
+from xml.etree import ElementTree
 
 import pytest
-from runs import TESTS, case_file, one_case
+from runs import CORPUS, TESTS, case_file, one_case
 
 from harness.cli import main
 from harness.explain.fingerprint import render
 from harness.report.stream import read_run
+
+MATLAB = str(CORPUS / "seeds" / "matlab.yaml")
 
 
 @pytest.fixture(autouse=True)
@@ -145,3 +150,40 @@ def test_a_report_that_cannot_be_written_at_the_end_is_exit_2(tmp_path, capsys, 
                  str(folder / "junit.xml")]) == 2
     err = capsys.readouterr().err
     assert "--junit-xml" in err and "cannot write" in err and len(err.strip().splitlines()) == 1
+
+
+# --- 13: one-line messages, deterministic order -----------------------------------------
+
+FORGED = "x\n::warning::forged\r\u2028.yaml"
+
+
+def test_a_file_name_with_a_newline_cannot_forge_a_ci_log_line(tmp_path, capsys):
+    """Issue 26.13: a file name with a newline printed a line of its own (``::warning::``)."""
+    wrong = one_case(expect="{convention: nltk, value: '0.5', provenance: {kind: documented, "
+                     "source: s, where: w}}")
+    case_file(tmp_path, FORGED, wrong + "  - id: broken\n")
+    junit = tmp_path / "junit.xml"
+    for format_ in ("terminal", "markdown"):
+        assert main(["run", str(tmp_path), "--backend", "own", "--format", format_,
+                     "--junit-xml", str(junit)]) == 2
+        out, err = capsys.readouterr()
+        assert "forged" in out
+        assert not [line for line in (out + err).splitlines() if line.startswith("::")]
+    names = [(element.get("name"), element.get("message")) for element in
+             ElementTree.parse(junit).iter() if element.get("message")]
+    assert names and not [n for n in names if "\n" in str(n) or "\u2028" in str(n)]
+    assert main(["diff", str(tmp_path / FORGED), str(tmp_path / FORGED)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def _render(seed: str, *arguments: str) -> str:
+    environment = {**os.environ, "PYTHONHASHSEED": seed}
+    return subprocess.run([sys.executable, "-m", "harness", "run", MATLAB, *arguments],
+                          capture_output=True, text=True, env=environment, timeout=60).stdout
+
+
+@pytest.mark.parametrize("arguments", [("--format", "markdown"), ("--map",)])
+def test_markdown_and_the_map_do_not_depend_on_the_hash_seed(arguments):
+    """Issue 26.13: ties in the map's counts were listed in a set's order."""
+    first, second = _render("1", *arguments), _render("2", *arguments)
+    assert "≠" in first and first == second

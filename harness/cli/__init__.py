@@ -34,6 +34,7 @@ from harness.cli import (
 from harness.errors import USAGE_EXIT_CODE, UsageError
 from harness.gate import INTERRUPTED, TERMINATED
 from harness.pipeline import Terminated
+from harness.text import one_line
 
 #: In the order ``--help`` lists them.
 SUBCOMMANDS = (run, score, validate, diff, report, atlas, explain, identify, fingerprint)
@@ -99,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.handler(args, console)
     except UsageError as error:
-        print(f"bleu-harness {args.command}: error: {error}", file=sys.stderr)
+        print(f"bleu-harness {args.command}: error: {one_line(error)}", file=sys.stderr)
         return USAGE_EXIT_CODE
     except Terminated:
         print(f"bleu-harness {args.command}: terminated", file=sys.stderr)

@@ -10,7 +10,8 @@ from typing import Any
 from harness.records import CheckRecord, outcome_to_dict, plain, shown
 from harness.report.diff import RunDiff
 from harness.report.stream import Run
-from harness.report.summary import cause_group, options_shown
+from harness.report.summary import cause_group, options_shown, ranked
+from harness.text import one_line
 
 
 def _describe(record: CheckRecord) -> str:
@@ -29,7 +30,7 @@ def _by(records: Iterable[CheckRecord], key) -> Counter:
 
 
 def _counter_text(counter: Counter) -> str:
-    return ", ".join(f"{k} {n}" for k, n in counter.most_common()) or "-"
+    return ", ".join(f"{k} {n}" for k, n in ranked(counter)) or "-"
 
 
 def summary_rows(result: RunDiff) -> list[tuple[str, int, str, str, str]]:
@@ -90,7 +91,7 @@ def render_diff(result: RunDiff, old: Run, new: Run, markdown: bool) -> str:
             out += ["", "</details>"]
         else:
             out += [bullet + item for item in items]
-    return "\n".join(out) + "\n"
+    return "\n".join(one_line(line) for line in out) + "\n"
 
 
 def _record(record: CheckRecord) -> dict[str, Any]:

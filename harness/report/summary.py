@@ -176,5 +176,11 @@ def divergence_cases(run: Run) -> Counter:
     return Counter((c.convention, c.other) for c in run.checks if c.verdict == DIVERGENCE)
 
 
+def ranked(counter: Mapping[str, int]) -> list[tuple[str, int]]:
+    """A counter's items, the most frequent first and ties by name: the same order whatever
+    the order they were counted in (a set's order changes with ``PYTHONHASHSEED``)."""
+    return sorted(counter.items(), key=lambda item: (-item[1], str(item[0])))
+
+
 def short(text: Any, limit: int = 160) -> str:
     return clean_text(text, limit)
