@@ -12,13 +12,14 @@ import sys
 from xml.etree import ElementTree
 
 import pytest
-from runs import CORPUS, TESTS, case_file, one_case
+from runs import CORPUS, FAKE, TESTS, case_file, one_case
 
 from harness.cli import main
 from harness.explain.fingerprint import render
 from harness.report.stream import read_run
 
 MATLAB = str(CORPUS / "seeds" / "matlab.yaml")
+FAKE_OK = f"{FAKE} ok"  # answers 1.0 to everything
 
 
 @pytest.fixture(autouse=True)
@@ -187,3 +188,36 @@ def test_markdown_and_the_map_do_not_depend_on_the_hash_seed(arguments):
     """Issue 26.13: ties in the map's counts were listed in a set's order."""
     first, second = _render("1", *arguments), _render("2", *arguments)
     assert "≠" in first and first == second
+
+
+# --- 8: the gate's known failures ----------------------------------------------------------
+
+def test_a_known_entry_that_names_no_case_is_a_usage_error(tmp_path, capsys):
+    """Issue 26.8: an entry whose case glob matches no case was silently accepted."""
+    cases = str(case_file(tmp_path, "c.yaml", one_case("tie-one") + one_case("tie-two")))
+    known = tmp_path / "known.yaml"
+    known.write_text("- {case: 'tie-*', reason: both}\n- {case: tie-too, reason: typo}\n")
+    assert main(["run", cases, "--backend", "own", "--known", str(known)]) == 2
+    err = capsys.readouterr().err
+    assert f"--known {known}:2: case 'tie-too' matches no case" in err
+    known.write_text("- {case: 'tie-*', reason: both}\n")
+    assert main(["run", cases, "--backend", "own", "--known", str(known),
+                 "--select", "tie-one"]) == 1  # the glob matches: stale (tie-one passes)
+
+
+def test_the_baseline_summary_says_why_it_exits_1_and_names_each_check_once(tmp_path,
+                                                                             capsys):
+    """Issue 26.8: exit 1 without a reason on the summary line; the same "no longer fails"
+    line printed once per option set (8 times for weights-today)."""
+    old = tmp_path / "old.jsonl"
+    weights = str(CORPUS / "families" / "weights.yaml")
+    common = [weights, "--backend", "own", "--select", "weights-today"]
+    assert main(["run", *common, "--implementation-cmd", FAKE_OK, "--claims", "nltk",
+                 "--format", "json", "--output", str(old)]) == 1
+    capsys.readouterr()
+    assert main(["run", *common, "--baseline", str(old)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    stale = [line for line in lines if line.startswith("NO LONGER FAILS")]
+    assert len(stale) > 1 and len(set(stale)) == len(stale)
+    assert ": " in lines[-1].split("→ exit 1", 1)[1]
+    assert f"{len(stale)} known failures no longer fail" in lines[-1]

@@ -129,7 +129,21 @@ def counts_line(run: Run) -> str:
     line = " · ".join(parts)
     if run.footer.interrupted:
         line += " · INTERRUPTED: the run did not finish"
-    return f"{line} → exit {run.footer.exit_code}"
+    reason = stale_reason(run)
+    return f"{line} → exit {run.footer.exit_code}" + (f": {reason}" if reason else "")
+
+
+def stale_reason(run: Run, named: int = 3) -> str:
+    """Why a run exits 1 when the counts do not say it: known failures (``--known``,
+    ``--baseline``) that no longer fail, the first few named."""
+    stale = run.footer.no_longer_failing
+    if not stale:
+        return ""
+    shown_ = "; ".join(s.split(" (failing in the baseline")[0] for s in stale[:named])
+    more = f"; and {len(stale) - named} more" if len(stale) > named else ""
+    verb = "no longer fails" if len(stale) == 1 else "no longer fail"
+    return (f"{len(stale)} known failure{'s' if len(stale) != 1 else ''} {verb} (remove "
+            f"them from the known list / refresh the baseline): {shown_}{more}")
 
 
 def divergences_phrase(run: Run) -> str:
@@ -168,8 +182,10 @@ def divergence_causes(run: Run) -> dict[tuple[str, str], Counter]:
 def cause_knobs(record: CheckRecord) -> list[str]:
     """The knobs that explain a divergence, or ``["not explained"]``."""
     cause = record.cause or {}
-    knobs = list(cause.get("knobs") or ()) if cause.get("explained") else []
-    return knobs or ["not explained"]
+    knobs = cause.get("knobs") if cause.get("explained") else None
+    if not isinstance(knobs, (list, tuple)):  # a stored stream may hold anything here
+        knobs = []
+    return [str(k) for k in knobs] or ["not explained"]
 
 
 def divergence_cases(run: Run) -> Counter:
