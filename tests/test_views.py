@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
@@ -221,3 +222,65 @@ def test_the_baseline_summary_says_why_it_exits_1_and_names_each_check_once(tmp_
     assert len(stale) > 1 and len(set(stale)) == len(stale)
     assert ": " in lines[-1].split("→ exit 1", 1)[1]
     assert f"{len(stale)} known failures no longer fail" in lines[-1]
+
+
+# --- 4: diff refuses partial runs and heads a changed setup -------------------------------
+
+def _stream(tmp_path, name: str, *arguments: str) -> Path:
+    path = tmp_path / name
+    main(["run", str(CORPUS / "families" / "ref-length.yaml"), "--select", "tie-*",
+          *arguments, "--format", "json", "--output", str(path)])
+    return path
+
+
+def _edited(path: Path, name: str, line: int, **fields) -> Path:
+    lines = [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines()]
+    lines[line].update(fields)
+    out = path.with_name(name)
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return out
+
+
+def test_diff_refuses_an_interrupted_run_on_either_side(tmp_path, capsys):
+    """Issue 26.4: an interrupted NEW gave "No new failure", exit 0, "removed cases: N"."""
+    whole = _stream(tmp_path, "whole.jsonl")
+    cut = _edited(whole, "cut.jsonl", -1, status="interrupted", exit_code=130)
+    lines = cut.read_text().splitlines()
+    cut.write_text("\n".join(lines[:3] + lines[-1:]) + "\n")
+    capsys.readouterr()
+    for old, new in ((whole, cut), (cut, whole)):
+        assert main(["diff", str(old), str(new)]) == 2
+        out, err = capsys.readouterr()
+        assert not out and err.count("\n") == 1 and "interrupted" in err and str(cut) in err
+
+
+def header_version(header: dict, name: str) -> str:
+    return next(b["version"] for b in header["backends"] if b["name"] == name)
+
+
+def test_a_changed_setup_heads_the_diff(tmp_path, capsys):
+    """Issue 26.4: another implementation under test, a library's other release or a
+    dropped backend reported nothing."""
+    old = _stream(tmp_path, "old.jsonl")
+    header = json.loads(old.read_text().splitlines()[0])
+    backends = [dict(b) for b in header["backends"]]
+    nltk = next(b for b in backends if b["name"] == "nltk")
+    nltk["version"] = "3.6.5"
+    dropped = [b for b in backends if b["name"] != "sacrebleu"]
+    assert len(dropped) < len(backends)
+    new = _edited(old, "new.jsonl", 0, under_test="mine", claims=["nltk"], backends=dropped)
+    capsys.readouterr()
+    assert main(["diff", str(old), str(new)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Setup changed")
+    said = "\n".join(lines[:lines.index("No new failure")])
+    assert "under test: own (" in said and "→ mine (nltk)" in said
+    assert f"nltk: {header_version(header, 'nltk')} ready → 3.6.5 ready" in said
+    assert "sacrebleu: " in said and "→ absent" in said
+    assert main(["diff", str(old), str(new), "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.startswith("## Setup changed")
+    assert main(["diff", str(old), str(new), "--format", "json"]) == 0
+    changed = {c["what"] for c in json.loads(capsys.readouterr().out)["setup_changed"]}
+    assert {"under test", "nltk", "sacrebleu"} <= changed
+    assert main(["diff", str(old), str(old)]) == 0
+    assert "Setup changed" not in capsys.readouterr().out

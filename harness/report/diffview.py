@@ -52,12 +52,15 @@ def render_diff(result: RunDiff, old: Run, new: Run, markdown: bool) -> str:
         return f"`{text}`" if markdown else text
 
     verdict = "Regression: something got worse" if result.worse else "No new failure"
-    out = [("## " if markdown else "") + verdict, ""]
+    out = []
+    if result.setup_changes:
+        out += [("## " if markdown else "") + "Setup changed: the runs did not run the same "
+                "thing, so a check's change may come from the setup, not the code", ""]
+        out += [f"{bullet}{what}: {a} → {b}" for what, a, b in result.setup_changes]
+        out.append("")
+    out += [("## " if markdown else "") + verdict, ""]
     out.append(f"{old.path or 'OLD'} ({len(old.checks)} checks) → {new.path or 'NEW'} "
                f"({len(new.checks)} checks)")
-    if result.corpus_changed:
-        out.append("Note: the two runs are over different case corpora (corpus hashes "
-                   f"{old.header.corpus_hash[:12]} and {new.header.corpus_hash[:12]}).")
     out.append("")
     if markdown:
         out += ["| change | checks | by backend | by cause | by family |",
@@ -108,6 +111,7 @@ def diff_document(result: RunDiff, old: Run, new: Run) -> dict[str, Any]:
         "old": {"path": old.path, "corpus_hash": old.header.corpus_hash},
         "new": {"path": new.path, "corpus_hash": new.header.corpus_hash},
         "corpus_changed": result.corpus_changed,
+        "setup_changed": [{"what": w, "old": a, "new": b} for w, a, b in result.setup_changes],
         "summary": [{"change": w, "checks": n, "by_backend": b, "by_cause": c, "by_family": f}
                     for w, n, b, c, f in summary_rows(result)],
         "newly_failing": [_record(r) for r in result.new_failures],
