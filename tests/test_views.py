@@ -284,3 +284,83 @@ def test_a_changed_setup_heads_the_diff(tmp_path, capsys):
     assert {"under test", "nltk", "sacrebleu"} <= changed
     assert main(["diff", str(old), str(old)]) == 0
     assert "Setup changed" not in capsys.readouterr().out
+
+
+# --- 5: the HTML comparison shows a library change ----------------------------------------
+
+def _embedded(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    start = text.index('<script id="data" type="application/json">')
+    return json.loads(text[text.index(">", start) + 1: text.index("</script>", start)])
+
+
+@pytest.fixture()
+def library_change(tmp_path) -> tuple[Path, Path, Path]:
+    """Two runs of the same cases where NLTK's release changed: one answer went from a
+    number (pass) to an exception (skipped, as an old release's ranges say), and the
+    report comparing them."""
+    old = _stream(tmp_path, "old.jsonl")
+    lines = [json.loads(text) for text in old.read_text(encoding="utf-8").splitlines()]
+    index = next(i for i, line in enumerate(lines) if line["type"] == "check"
+                 and line["check"] == "drift" and line["backend"] == "nltk"
+                 and line["verdict"] == "pass")
+    lines[index].update(actual={"kind": "raised", "error_type": "ValueError"},
+                        verdict="skipped", difference=None)
+    for backend in lines[0]["backends"]:
+        if backend["name"] == "nltk":
+            backend["version"] = "3.6.5"
+    new = tmp_path / "new.jsonl"
+    new.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    report = tmp_path / "compared.html"
+    assert main(["report", str(old), str(new), "-o", str(report)]) == 0
+    return old, new, report
+
+
+def test_the_html_comparison_shows_a_changed_answer_and_counts_it(library_change):
+    """Issue 26.5: NLTK 3.10.4 -> 3.6.5 was headed "passed"; 0.36788 -> raises ValueError
+    was a near-white "skipped (was pass)" cell; "changed" was not in the legend."""
+    _, _, report = library_change
+    data = _embedded(report)
+    header = data["header"]
+    assert "1 cells changed in 1 cases: 1 verdicts, 1 answers" in header["status"]
+    assert header["changed"] and any(s.startswith("nltk: ") and "3.6.5" in s
+                                     for s in header["setup"])
+    cells = [(row["case"], column, cell) for row in data["matrix"]["rows"]
+             for column, cell in row["cells"].items() if cell.get("answers")]
+    assert len(cells) == 1 and cells[0][1] == "nltk drift"
+    case, _, cell = cells[0]
+    assert cell["verdict"] == "skipped" and cell["was"] == "pass"
+    assert cell["answers"][0].endswith("→ raises ValueError")
+    assert data["matrix"]["rows"][0]["case"] == case  # changed rows first
+    detail = [c for c in data["matrix"]["details"][case]["checks"] if c["was"]]
+    assert detail[0]["was"]["verdict"] == "pass" and detail[0]["actual"] == "raises ValueError"
+    assert "Δ changed since" in report.read_text(encoding="utf-8")  # in the legend
+
+
+def test_the_html_comparison_works_in_a_real_browser(library_change):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no Chromium installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    _, _, report = library_change
+    errors: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        try:
+            page = browser.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(report.as_uri())
+            page.wait_for_selector("#matrix td.cell.changed")
+            assert "changed since" in page.locator("#legend-changed").inner_text()
+            assert "answers" in page.locator("#status").inner_text()
+            assert "3.6.5" in page.locator("#setup").inner_text()
+            cell = page.locator("#matrix td.cell.changed").first
+            assert cell.inner_text() == "Δ" and "raises ValueError" in cell.get_attribute("title")
+            cell.click()
+            page.wait_for_selector("#detail:not([hidden])")
+            assert "before: " in page.locator("#detail").inner_text()
+        finally:
+            browser.close()
+    assert errors == []
