@@ -20,6 +20,8 @@ from harness.report.summary import (
     failure_groups,
     options_shown,
     ranked,
+    skip_groups,
+    some_cases,
     title,
     unready_notes,
 )
@@ -58,6 +60,7 @@ def render_markdown(run: Run) -> str:
                 "| reason |", "|---|---|---|---|---|---|---:|---|"]
         out += [_row(r) for r in records]
         out.append("")
+    out += _skips(run)
     pairs = divergence_map(run)
     if pairs:
         causes = divergence_causes(run)
@@ -71,6 +74,19 @@ def render_markdown(run: Run) -> str:
                        + " | " + ", ".join(f"{t} ({n})" for t, n in ranked(tags)) + " |")
         out += ["", "</details>", ""]
     return "\n".join(one_line(line) for line in out)
+
+
+def _skips(run: Run) -> list[str]:
+    """Every skipped check once, under its reason, in a collapsible table."""
+    groups = skip_groups(run.checks)
+    if not groups:
+        return []
+    total = sum(len(records) for _, records in groups)
+    out = [f"<details><summary>Skipped: {total} checks ({len(groups)} reasons)</summary>", "",
+           "| reason | checks | cases |", "|---|---:|---|"]
+    out += [f"| {cell(reason)} | {len(records)} | {cell(some_cases(records))} |"
+            for reason, records in groups]
+    return out + ["", "</details>", ""]
 
 
 def _row(r: CheckRecord) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from harness.records import (
@@ -20,6 +20,7 @@ from harness.records import (
     UNSUPPORTED,
     CheckRecord,
     clean_text,
+    outcome_message,
     shown,
 )
 from harness.report.stream import Run
@@ -78,6 +79,28 @@ def failure_groups(records: Iterable[CheckRecord]) -> list[tuple[str, list[Check
             groups.setdefault((rank(record), cause_group(record)), []).append(record)
     ordered = sorted(groups.items(), key=lambda item: (item[0][0], -len(item[1]), item[0][1]))
     return [(cause, members) for (_, cause), members in ordered]
+
+
+def skip_reason(record: CheckRecord) -> str:
+    """Why a check was skipped: the judge's message, else the outcome's."""
+    return (record.message or outcome_message(record.actual) or "no reason given").strip()
+
+
+def skip_groups(records: Iterable[CheckRecord]) -> list[tuple[str, list[CheckRecord]]]:
+    """The skipped checks grouped by their reason, the biggest group first (ties by
+    reason): every skipped check is named once, under its reason."""
+    groups: dict[str, list[CheckRecord]] = {}
+    for record in records:
+        if record.verdict == SKIPPED:
+            groups.setdefault(skip_reason(record), []).append(record)
+    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+
+
+def some_cases(records: Sequence[CheckRecord], named: int = 3) -> str:
+    """The first few distinct case ids of ``records``, and how many more."""
+    ids = list(dict.fromkeys(r.case for r in records))
+    more = f" and {len(ids) - named} more" if len(ids) > named else ""
+    return ", ".join(ids[:named]) + more
 
 
 def title(run: Run) -> str:

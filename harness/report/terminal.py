@@ -26,6 +26,8 @@ from harness.report.summary import (
     failure_groups,
     options_shown,
     ranked,
+    skip_groups,
+    some_cases,
     title,
     unready_notes,
 )
@@ -57,11 +59,25 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
             say(f"   {sentence}", "bold")
         for record in records:
             _print_check(record, say)
+    if not quiet:
+        _print_skips(run, say)
     for stale in run.footer.no_longer_failing:
         say(f"NO LONGER FAILS {stale} (remove it from the known list / refresh the baseline)",
             "bold red")
     style = "green" if run.footer.exit_code == 0 else "red"
     say(counts_line(run), f"bold {style}")
+
+
+def _print_skips(run: Run, say) -> None:
+    """Every skipped check once, under its reason: how many, and a few of their cases."""
+    groups = skip_groups(run.checks)
+    if not groups:
+        return
+    total = sum(len(records) for _, records in groups)
+    say(f"── skipped: {total} check{'s' if total != 1 else ''} ({len(groups)} "
+        f"reason{'s' if len(groups) != 1 else ''})", "bold")
+    for reason, records in groups:
+        say(f"   {len(records)} · {reason}: {some_cases(records)}", "dim")
 
 
 def _print_check(record: CheckRecord, say) -> None:
