@@ -157,17 +157,47 @@ class Tally:
                         self.entry_hits.setdefault(index, []).append(record.verdict in FAILING)
 
     def no_longer_failing(self, known: Known) -> list[str]:
-        """Known failures that ran and passed: the list is out of date."""
+        """Known failures that ran and passed: the list is out of date. Each named once,
+        with what tells it from its neighbours (options, figure, the other side)."""
         stale = []
-        for key in sorted(known.baseline_keys):
+        for key in sorted(known.baseline_keys, key=_sortable):
             if self.outcomes.get(key) is False:
-                stale.append(f"{key[0]} · {key[1]} · {key[3]} (failing in the baseline "
+                stale.append(f"{describe_key(key)} (failing in the baseline "
                              f"{known.baseline}, passes now)")
         for index, entry in enumerate(known.entries):
             hits = self.entry_hits.get(index)
             if hits and not any(hits):
                 stale.append(f"{entry.describe()}: no longer fails")
-        return stale
+        return list(dict.fromkeys(stale))
+
+
+def _sortable(key: tuple) -> tuple:
+    """A check key that sorts whatever a stored stream held (``expected`` may be null)."""
+    return tuple("" if part is None else str(part) for part in key)
+
+
+def describe_key(key: tuple) -> str:
+    """A check key (:meth:`CheckRecord.key`) in words: case · check · convention, then the
+    figure, the options and the other side where they tell it apart."""
+    case, check, _, convention, options, side, figure = key
+    words = f"{case} · {check} · {convention}"
+    if figure != "score":
+        words += f" {figure}"
+    if options not in ("{}", ""):
+        words += f" · {options}"
+    if check == "differential" and side:
+        words += f" vs {side}"
+    return words
+
+
+def unmatched_entries(entries: Sequence[KnownEntry], case_ids: Iterable[str]) -> None:
+    """A usage error naming the first ``--known`` entry whose ``case`` matches no case of
+    the corpus being run: a typo would otherwise silently match nothing, for ever."""
+    ids = list(case_ids)
+    for entry in entries:
+        if not any(fnmatch.fnmatchcase(case_id, entry.case) for case_id in ids):
+            raise UsageError(f"--known {entry.where or entry.case}: case {entry.case!r} "
+                             "matches no case of the corpus being run")
 
 
 def exit_code(tally: Tally, problems: int, strict_references: bool,

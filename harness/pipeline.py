@@ -42,6 +42,7 @@ from harness.gate import (
     Tally,
     exit_code,
     mark,
+    unmatched_entries,
 )
 from harness.judge import judge_case, summary_counts
 from harness.plan import CasePlan, Roles, distinct_requests, plan_cases
@@ -172,6 +173,8 @@ def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
 
 def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = None) -> RunResult:
     loaded = load(options.paths or None)
+    unmatched_entries(options.known.entries,  # a case with a problem still exists
+                      [c.id for c in loaded.cases] + [p.case_id for p in loaded.problems])
     lint_problems = lint(loaded.cases)
     problems = list(loaded.problems) + lint_problems
     held_back = {(p.file, p.case_line) for p in lint_problems}

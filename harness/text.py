@@ -24,6 +24,20 @@ def clean_text(text: Any, limit: int = MESSAGE_LIMIT) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
+#: What ends a line for some reader (a terminal, a CI log, ``str.splitlines``, JavaScript).
+_LINE_BREAKS = re.compile(r"[\n\t\u2028\u2029]")
+
+
+def one_line(text: Any, limit: int | None = None) -> str:
+    """``text`` safe as (part of) one line of output: :func:`clean_text`, and line breaks,
+    tabs, U+2028 and U+2029 escaped too -- a case file's name or an implementation's message
+    can never start a line of its own (a forged ``::warning::`` in a CI log) or split one
+    line of a report in two. ``limit``: at most that many characters (default: no limit)."""
+    text = clean_text(text, limit if limit is not None else max(len(str(text)), 1))
+    return _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) > 0xff
+                            else f"\\x{ord(m.group()):02x}", text)
+
+
 def visible(text: str, limit: int = 10_000) -> str:
     """A segment as a reader should see it: tabs, no-break and zero-width spaces, line breaks
     and trailing spaces shown; control characters escaped."""

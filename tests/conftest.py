@@ -7,6 +7,8 @@ import pytest
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
+from ci_oracles import pytest_runtest_makereport  # noqa: E402,F401  (a hook: CI=true)
+
 
 def _run_to_files(folder: Path, name: str, *arguments: str) -> dict:
     """One whole-corpus run, its stream and HTML report written; shared by the tests that

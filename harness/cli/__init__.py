@@ -32,6 +32,7 @@ from harness.cli import (
     validate,
 )
 from harness.errors import USAGE_EXIT_CODE, UsageError
+from harness.text import one_line
 
 #: In the order ``--help`` lists them.
 SUBCOMMANDS = (run, score, validate, diff, report, atlas, explain, identify, fingerprint)
@@ -105,7 +106,7 @@ def _main(argv: Sequence[str] | None) -> int:
         console = Console() if sys.stdout.isatty() else Console(soft_wrap=True, width=10_000)
         code = args.handler(args, console)
     except UsageError as error:
-        print(f"bleu-harness {command}: error: {error}", file=sys.stderr)
+        print(f"bleu-harness {command}: error: {one_line(error)}", file=sys.stderr)
         return USAGE_EXIT_CODE
     except KeyboardInterrupt as stop:  # SIGINT; SIGTERM raises Terminated (harness.signals)
         signals.hold()

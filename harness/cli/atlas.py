@@ -33,12 +33,12 @@ def add_arguments(parser) -> None:
 
 def main(args, console: Console) -> int:
     targets = {flag: check_path(path, flag) for flag, path in
-               (("--output", args.output), ("--html", args.html)) if path}
+               (("--output", args.output), ("--html", args.html)) if path is not None}
     document = atlas_document(stream.read_run(path) for path in args.runs)
     text = (json.dumps(document, indent=2, ensure_ascii=False) + "\n"
             if args.format == "json" else render_markdown(document))
     if "--html" in targets:
-        write_report(targets["--html"], render_html(document))
+        write_report(targets["--html"], render_html(document), "--html")
     if "--output" in targets:
         write_report(targets["--output"], text)
     else:

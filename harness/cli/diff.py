@@ -8,14 +8,16 @@ from rich.console import Console
 
 from harness.cli.options import add_format, print_json
 from harness.report import stream
-from harness.report.diff import diff_runs
+from harness.report.diff import diff_runs, refuse_incomplete
 from harness.report.diffview import diff_document, render_diff
 from harness.report.output import check_path, write_report
 
 NAME = "diff"
 HELP = "compare two runs (JSON Lines) case by case"
 DESCRIPTION = ("Align two runs by check and report: newly failing, fixed, value drift, added "
-               "and removed cases, changed backend versions. Exit 1 when something got worse.")
+               "and removed cases, changed backend versions. A changed setup (implementation "
+               "under test, backend versions or statuses, corpus) heads the report. Exit 1 "
+               "when something got worse; 2 when either run is not whole (interrupted).")
 
 
 def add_arguments(parser) -> None:
@@ -26,8 +28,10 @@ def add_arguments(parser) -> None:
 
 
 def main(args, console: Console) -> int:
-    output = check_path(args.output) if args.output else None
+    output = check_path(args.output) if args.output is not None else None
     old, new = stream.read_run(args.old), stream.read_run(args.new)
+    refuse_incomplete(old, "OLD")
+    refuse_incomplete(new, "NEW")
     result = diff_runs(old, new)
     if args.format == "json":
         if output is not None:

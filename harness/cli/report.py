@@ -12,6 +12,7 @@ from harness.report import stream
 from harness.report.html import render_html
 from harness.report.output import check_path, write_report
 from harness.report.summary import counts_line
+from harness.text import one_line
 
 NAME = "report"
 HELP = "a single-file HTML report of a run (or of two runs compared)"
@@ -45,5 +46,5 @@ def main(args, console: Console) -> int:
     runs = [stream.read_run(path, allow_truncated=True) for path in args.runs]
     current, previous = runs[-1], (runs[0] if len(runs) == 2 else None)
     write_report(output, render_html(current, corpus_cases(current), previous))
-    print(f"{output}: {counts_line(current)}")
+    print(one_line(f"{output}: {counts_line(current)}"))
     return 0

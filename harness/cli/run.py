@@ -105,7 +105,7 @@ def _known(args) -> Known:
 def main(args, console: Console) -> int:
     outputs = {flag: check_path(path, flag) for flag, path in
                (("--output", args.output), ("--junit-xml", args.junit_xml),
-                ("--html", args.html)) if path}
+                ("--html", args.html)) if path is not None}  # "" is refused, not ignored
     options = RunOptions(
         paths=tuple(args.paths), backends=tuple(args.backend),
         implementation=args.implementation, implementation_cmd=args.implementation_cmd,
@@ -137,9 +137,11 @@ def main(args, console: Console) -> int:
         print("bleu-harness run: error: no check ran (no case matched the paths, --select and "
               "--tag given)", file=sys.stderr)
     if "--junit-xml" in outputs:
-        write_report(outputs["--junit-xml"], render_junit(run, args.strict_references))
+        write_report(outputs["--junit-xml"], render_junit(run, args.strict_references),
+                     "--junit-xml")
     if "--html" in outputs:
-        write_report(outputs["--html"], render_html(run, {c.id: c for c in result.cases}))
+        write_report(outputs["--html"], render_html(run, {c.id: c for c in result.cases}),
+                     "--html")
     if args.format == "markdown":
         _emit(render_markdown(run), outputs.get("--output"), run)
     elif args.format == "terminal":

@@ -96,7 +96,7 @@ def fingerprint(name: str, cases: Mapping[str, Case],
         families.append({
             "family": family, "probes": list(ids), "like": like,
             "behaviour": _behaviour(knob, like, agreeing),
-            "answers": {i: (v if isinstance(v, str) else round(v, 10)) for i, v in theirs.items()},
+            "answers": dict(theirs),  # exact: tiny versus zero is what some families show
         })
     closest = _overall(families)
     explanation = _one_cause(cases, answers, closest, families)
@@ -163,6 +163,12 @@ def _behaviour(knob: str, like: list[str], answers: Mapping[str, float | str]) -
     return " / ".join(shown)
 
 
+def answer_text(answer: float | str) -> str:
+    """An answer on 6 significant digits: 6.2e-78 stays 6.2e-78 (never rounded to 0, which
+    would hide the zero-overlap family's tiny-versus-zero difference)."""
+    return answer if isinstance(answer, str) else f"{answer:.6g}"
+
+
 def _overall(families: list[dict[str, Any]]) -> list[str]:
     counts = {name: sum(name in f["like"] for f in families) for name in CONVENTIONS}
     best = max(counts.values(), default=0)
@@ -186,7 +192,7 @@ def render(document: dict[str, Any]) -> str:
             lines.append(f"  {f['family']:<{width}}  like {explanation['convention']} with "
                          f"{explanation['group']}")
         else:
-            answers = ", ".join(f"{k}={v}" for k, v in f["answers"].items())
+            answers = ", ".join(f"{k}={answer_text(v)}" for k, v in f["answers"].items())
             lines.append(f"  {f['family']:<{width}}  INCONSISTENT: matches no known convention "
                          f"({answers})")
     closest = ", ".join(document["closest_overall"]) or "none"

@@ -10,7 +10,8 @@ from typing import Any
 from harness.records import CheckRecord, outcome_to_dict, plain, shown
 from harness.report.diff import RunDiff
 from harness.report.stream import Run
-from harness.report.summary import cause_group, options_shown
+from harness.report.summary import cause_group, options_shown, ranked
+from harness.text import one_line
 
 
 def _describe(record: CheckRecord) -> str:
@@ -29,7 +30,7 @@ def _by(records: Iterable[CheckRecord], key) -> Counter:
 
 
 def _counter_text(counter: Counter) -> str:
-    return ", ".join(f"{k} {n}" for k, n in counter.most_common()) or "-"
+    return ", ".join(f"{k} {n}" for k, n in ranked(counter)) or "-"
 
 
 def summary_rows(result: RunDiff) -> list[tuple[str, int, str, str, str]]:
@@ -51,12 +52,15 @@ def render_diff(result: RunDiff, old: Run, new: Run, markdown: bool) -> str:
         return f"`{text}`" if markdown else text
 
     verdict = "Regression: something got worse" if result.worse else "No new failure"
-    out = [("## " if markdown else "") + verdict, ""]
+    out = []
+    if result.setup_changes:
+        out += [("## " if markdown else "") + "Setup changed: the runs did not run the same "
+                "thing, so a check's change may come from the setup, not the code", ""]
+        out += [f"{bullet}{what}: {a} → {b}" for what, a, b in result.setup_changes]
+        out.append("")
+    out += [("## " if markdown else "") + verdict, ""]
     out.append(f"{old.path or 'OLD'} ({len(old.checks)} checks) → {new.path or 'NEW'} "
                f"({len(new.checks)} checks)")
-    if result.corpus_changed:
-        out.append("Note: the two runs are over different case corpora (corpus hashes "
-                   f"{old.header.corpus_hash[:12]} and {new.header.corpus_hash[:12]}).")
     out.append("")
     if markdown:
         out += ["| change | checks | by backend | by cause | by family |",
@@ -90,7 +94,7 @@ def render_diff(result: RunDiff, old: Run, new: Run, markdown: bool) -> str:
             out += ["", "</details>"]
         else:
             out += [bullet + item for item in items]
-    return "\n".join(out) + "\n"
+    return "\n".join(one_line(line) for line in out) + "\n"
 
 
 def _record(record: CheckRecord) -> dict[str, Any]:
@@ -107,6 +111,7 @@ def diff_document(result: RunDiff, old: Run, new: Run) -> dict[str, Any]:
         "old": {"path": old.path, "corpus_hash": old.header.corpus_hash},
         "new": {"path": new.path, "corpus_hash": new.header.corpus_hash},
         "corpus_changed": result.corpus_changed,
+        "setup_changed": [{"what": w, "old": a, "new": b} for w, a, b in result.setup_changes],
         "summary": [{"change": w, "checks": n, "by_backend": b, "by_cause": c, "by_family": f}
                     for w, n, b, c, f in summary_rows(result)],
         "newly_failing": [_record(r) for r in result.new_failures],

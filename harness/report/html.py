@@ -9,7 +9,10 @@ as a CI artifact.
 * the divergence map as pictures: how often conventions disagree (conventions ×
   conventions) and why (conventions × divergence family), drawn by Plotly, whose JavaScript
   is inlined;
-* for two runs (before/after, two library versions), the cells that changed first.
+* for two runs (before/after, two library versions), the cells that changed first: a
+  cell changed when its verdict or any of its answers changed (``0.36788`` → ``raises
+  ValueError`` under a "skipped" verdict too); it is outlined and marked Δ, says both
+  answers, and the header counts the changes and names a changed setup (library versions).
 
 Everything from a case file or an implementation is inserted with ``textContent``, never
 as HTML.
@@ -37,6 +40,7 @@ from harness.records import (
     CheckRecord,
     shown,
 )
+from harness.report.diff import setup_changes
 from harness.report.stream import Run
 from harness.report.summary import (
     cause_knobs,
@@ -51,6 +55,7 @@ from harness.text import visible
 #: The worst verdict of a cell decides its colour.
 SEVERITY = (FAIL, ERROR, DRIFT, PASS, UNSUPPORTED, SKIPPED)
 SEGMENTS_SHOWN = 20
+ANSWERS_SHOWN = 5  # changed answers named in a cell's tooltip
 
 
 def _plotly():
@@ -89,9 +94,26 @@ def _families(records: Sequence[CheckRecord]) -> list[str]:
     return sorted({t.split("@")[0] for r in records for t in r.tags})
 
 
-def _check(record: CheckRecord) -> dict[str, Any]:
+def answer_key(record: CheckRecord) -> tuple:
+    """What aligns one check across two runs when only its answer is compared: the check
+    without its expected value (another release of a library has other recorded values)."""
+    case, check, who, convention, options, _, figure = record.key()
+    return (case, check, who, convention, options, figure, record.other, record.backend)
+
+
+def _was(record: CheckRecord, before: Mapping[tuple, CheckRecord]) -> dict[str, str] | None:
+    """The previous run's answer and verdict of this check, where either differs."""
+    old = before.get(answer_key(record))
+    if old is None:
+        return None
+    if shown(old.actual) == shown(record.actual) and old.verdict == record.verdict:
+        return None
+    return {"actual": shown(old.actual), "verdict": old.verdict}
+
+
+def _check(record: CheckRecord, was: dict[str, str] | None = None) -> dict[str, Any]:
     provenance = dict(record.provenance or {})
-    return {"column": column_of(record), "check": record.check, "verdict": record.verdict,
+    return {"was": was,"column": column_of(record), "check": record.check, "verdict": record.verdict,
             "figure": record.figure, "options": options_shown(record.options),
             "expected": str(record.expected) + (f" ({record.other})" if record.other and
                                                 record.check != "expectation" else ""),
@@ -101,8 +123,9 @@ def _check(record: CheckRecord) -> dict[str, Any]:
             "message": record.message}
 
 
-def _detail(case_id: str, records: Sequence[CheckRecord], case: Case | None) -> dict[str, Any]:
-    detail: dict[str, Any] = {"checks": [_check(r) for r in records
+def _detail(case_id: str, records: Sequence[CheckRecord], case: Case | None,
+            before: Mapping[tuple, CheckRecord]) -> dict[str, Any]:
+    detail: dict[str, Any] = {"checks": [_check(r, _was(r, before)) for r in records
                                          if r.check != DIVERGENCE_CHECK]}
     divergences = [r for r in records if r.check == DIVERGENCE_CHECK]
     detail["divergences"] = [f"{r.convention} ≠ {r.other}: {r.message}" for r in divergences]
@@ -121,6 +144,9 @@ def matrix_data(run: Run, cases: Mapping[str, Case], previous: Run | None) -> di
         by_case.setdefault(record.case, []).append(record)
     cells = _cells(run)
     before = _cells(previous) if previous is not None else {}
+    old_checks: dict[tuple, CheckRecord] = {}
+    for record in (previous.checks if previous is not None else ()):
+        old_checks.setdefault(answer_key(record), record)
     columns = sorted({c for row in cells.values() for c in row},
                      key=lambda c: (c.endswith(" drift"), c))
     rows = []
@@ -129,10 +155,18 @@ def matrix_data(run: Run, cases: Mapping[str, Case], previous: Run | None) -> di
         row_cells = {}
         changed = False
         for column, verdict in cells.get(case_id, {}).items():
-            cell = {"verdict": verdict}
+            cell: dict[str, Any] = {"verdict": verdict}
             old = before.get(case_id, {}).get(column) if previous is not None else None
             if previous is not None and old != verdict:
                 cell["was"] = old or "absent"
+                changed = True
+            answers = [_answer_change(r, was) for r in records
+                       if column_of(r) == column and r.check != DIVERGENCE_CHECK
+                       for was in [_was(r, old_checks)] if was is not None
+                       and was["actual"] != shown(r.actual)]
+            if answers:
+                cell["answers"] = answers[:ANSWERS_SHOWN]
+                cell["answers_changed"] = len(answers)
                 changed = True
             row_cells[column] = cell
         input_families = _families([r for r in records if r.check == DIVERGENCE_CHECK]
@@ -144,7 +178,8 @@ def matrix_data(run: Run, cases: Mapping[str, Case], previous: Run | None) -> di
     if previous is not None:
         rows.sort(key=lambda row: not row["changed"])
     return {"columns": columns, "rows": rows,
-            "details": {case_id: _detail(case_id, records, cases.get(case_id))
+            "changes": _changes(rows) if previous is not None else None,
+            "details": {case_id: _detail(case_id, records, cases.get(case_id), old_checks)
                         for case_id, records in by_case.items()},
             "filters": {"family": sorted({f for r in rows for f in r["families"]}),
                         "tag": sorted({t for r in rows for t in r["tags"]}),
@@ -152,6 +187,31 @@ def matrix_data(run: Run, cases: Mapping[str, Case], previous: Run | None) -> di
                         "verdict": [v for v in SEVERITY
                                     if any(c["verdict"] == v for r in rows
                                            for c in r["cells"].values())]}}
+
+
+def _answer_change(record: CheckRecord, was: Mapping[str, str]) -> str:
+    """``check: old answer → new answer`` for a cell's tooltip."""
+    figure = f" {record.figure}" if record.figure != "score" else ""
+    return f"{record.check}{figure}: {was['actual']} → {shown(record.actual)}"
+
+
+def _changes(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """How much changed between the two runs: cells, cells whose verdict changed, answers
+    that changed, cases."""
+    cells = [c for row in rows for c in row["cells"].values()]
+    return {"cases": sum(1 for row in rows if row["changed"]),
+            "cells": sum(1 for c in cells if "was" in c or c.get("answers_changed")),
+            "verdicts": sum(1 for c in cells if "was" in c),
+            "answers": sum(c.get("answers_changed", 0) for c in cells)}
+
+
+def changes_phrase(changes: Mapping[str, int] | None) -> str:
+    if changes is None:
+        return ""
+    if not changes["cells"]:
+        return "nothing changed"
+    return (f"{changes['cells']} cells changed in {changes['cases']} cases: "
+            f"{changes['verdicts']} verdicts, {changes['answers']} answers")
 
 
 def divergence_figures(run: Run) -> list[dict[str, Any]]:
@@ -205,8 +265,15 @@ def render_html(run: Run, cases: Mapping[str, Case], previous: Run | None = None
     code = run.footer.exit_code
     status = ("passed" if code == 0 else "interrupted" if run.footer.interrupted
               else f"exit {code}")
+    matrix = matrix_data(run, cases, previous)
+    changes = changes_phrase(matrix["changes"])
+    setup = ([f"{what}: {a} → {b}" for what, a, b in setup_changes(previous, run)]
+             if previous is not None else [])
     header = {
-        "title": title(run), "summary": counts_line(run), "status": status, "exit": code,
+        "title": title(run), "summary": counts_line(run), "exit": code,
+        "status": status + (f" · {changes}" if changes else ""),
+        "changed": bool(matrix["changes"] and matrix["changes"]["cells"]) or bool(setup),
+        "setup": setup,
         "corpus_hash": run.header.corpus_hash, "known": dict(run.header.known),
         "backends": [{"name": b.name, "version": b.version, "role": b.role,
                       "status": b.status,
@@ -215,7 +282,7 @@ def render_html(run: Run, cases: Mapping[str, Case], previous: Run | None = None
         "previous": previous.path if previous is not None else "",
         "previous_summary": counts_line(previous) if previous is not None else "",
     }
-    data = {"header": header, "matrix": matrix_data(run, cases, previous),
+    data = {"header": header, "matrix": matrix,
             "figures": divergence_figures(run)}
     head, _, rest = PAGE.partition("/*PLOTLY*/")
     middle, _, tail = rest.partition("/*DATA*/")
@@ -235,6 +302,8 @@ header { position: sticky; top: 0; background: #fff; padding: .6em 0; z-index: 2
 h1 { font-size: 1.3em; margin: .2em 0; }
 .status { display: inline-block; padding: .1em .6em; border-radius: 4px; color: #fff; }
 .status.ok { background: #2e7d32; } .status.bad { background: #c62828; }
+.status.changed { background: #1565c0; }
+#setup { color: #1565c0; font-weight: bold; }
 .muted { color: #666; } .mono { font-family: ui-monospace, monospace; }
 #filters { margin: .8em 0; display: flex; flex-wrap: wrap; gap: .8em; align-items: center; }
 #filters label { display: flex; gap: .3em; align-items: center; }
@@ -249,7 +318,10 @@ td.cell { width: 1.6em; height: 1.4em; cursor: pointer; }
 .v-pass { background: #a5d6a7; } .v-fail { background: #ef5350; } .v-error { background: #8e24aa; }
 .v-drift { background: #ffb74d; } .v-unsupported { background: #cfd8dc; }
 .v-skipped { background: #eceff1; }
-td.cell.changed { outline: 2px solid #1565c0; outline-offset: -2px; }
+td.cell.changed { outline: 2px solid #1565c0; outline-offset: -2px; color: #0d47a1;
+                  font-weight: bold; font-size: 11px; }
+#legend span.changed { outline: 2px solid #1565c0; outline-offset: -2px; }
+#detail .was { color: #0d47a1; font-weight: bold; }
 tr.changed td.case { font-weight: bold; }
 #legend span { display: inline-block; padding: 0 .5em; margin-right: .3em; border-radius: 3px; }
 #detail { position: fixed; top: 0; right: 0; width: min(46em, 60vw); height: 100vh;
@@ -275,6 +347,7 @@ pre.segment { white-space: pre-wrap; background: #f6f6f6; padding: .4em; margin:
   <div id="title" class="muted"></div>
   <div id="summary"></div>
   <div id="previous" class="muted"></div>
+  <div id="setup"></div>
 </header>
 <section>
   <h2>Backends</h2>
@@ -311,7 +384,9 @@ function header() {
   const h = DATA.header;
   const status = document.getElementById("status");
   status.textContent = h.status;
-  status.className = "status " + (h.exit === 0 ? "ok" : "bad");
+  status.className = "status " + (h.exit !== 0 ? "bad" : h.changed ? "changed" : "ok");
+  if (h.setup.length) document.getElementById("setup").textContent =
+      "setup changed: " + h.setup.join("; ");
   document.getElementById("title").textContent = h.title;
   document.getElementById("summary").textContent = h.summary;
   if (h.previous) document.getElementById("previous").textContent =
@@ -344,6 +419,9 @@ function filters() {
   const legend = document.getElementById("legend");
   for (const v of ["pass", "fail", "error", "drift", "unsupported", "skipped"])
     legend.appendChild(el("span", {class: "v-" + v}, v));
+  if (DATA.header.previous)
+    legend.appendChild(el("span", {class: "changed", id: "legend-changed"},
+                          "Δ changed since " + DATA.header.previous + " (verdict or answer)"));
 }
 function visibleColumns() {
   return M.columns.filter(c => !FILTERS.convention || c === "as " + FILTERS.convention
@@ -376,10 +454,13 @@ function draw() {
     name.addEventListener("click", () => open(row.case, null));
     for (const c of columns) {
       const cell = row.cells[c];
+      const changed = cell && (cell.was || cell.answers);
       const td = tr.appendChild(el("td", {class: "cell" + (cell ? " v-" + cell.verdict : "") +
-                                           (cell && cell.was ? " changed" : "")}));
+                                           (changed ? " changed" : "")}, changed ? "Δ" : ""));
       if (cell) {
-        td.title = c + ": " + cell.verdict + (cell.was ? " (was " + cell.was + ")" : "");
+        td.title = c + ": " + cell.verdict + (cell.was ? " (was " + cell.was + ")" : "") +
+            (cell.answers ? "\\nanswer changed: " + cell.answers.join("\\n") +
+             (cell.answers_changed > cell.answers.length ? "\\n…" : "") : "");
         td.addEventListener("click", () => open(row.case, c));
       }
     }
@@ -415,6 +496,9 @@ function open(caseId, column) {
     title.appendChild(el("span", {class: "muted"}, " · line " + c.line + " · " + c.options));
     box.appendChild(el("div", {class: "mono"}, "expected " + c.expected + "   actual " +
                        c.actual + (c.difference ? "   difference " + c.difference : "")));
+    if (c.was) box.appendChild(el("div", {class: "mono was"}, "before: " + c.was.actual +
+                                  " (" + c.was.verdict + ")   now: " + c.actual + " (" +
+                                  c.verdict + ")"));
     if (c.cause || c.message) box.appendChild(el("div", {class: "cause"}, c.cause || c.message));
     const p = c.provenance || {};
     const origin = [p.source, p.where, p.issue, p.library && (p.library + " " + (p.version || ""))]

@@ -19,6 +19,7 @@ from harness.records import (
 )
 from harness.report.causes import reconciled
 from harness.report.stream import Run
+from harness.text import one_line
 from harness.report.summary import (
     cause_of,
     difference_shown,
@@ -31,7 +32,9 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def xml_text(text: object) -> str:
-    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    """One line (:func:`harness.text.one_line`: a CI that prints a message never sees a line
+    of its own in it) that XML 1.0 can hold."""
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", one_line(text))
 
 
 def render_junit(run: Run, strict_references: bool) -> str:

@@ -8,6 +8,7 @@ divergence map and case-file problems in collapsible sections.
 from __future__ import annotations
 
 from harness.records import DRIFT, CheckRecord, shown
+from harness.text import one_line
 from harness.report.stream import Run
 from harness.report.summary import (
     cause_of,
@@ -18,6 +19,9 @@ from harness.report.summary import (
     expected_shown,
     failure_groups,
     options_shown,
+    ranked,
+    skip_groups,
+    some_cases,
     title,
     unready_notes,
 )
@@ -25,7 +29,7 @@ from harness.report.summary import (
 
 def cell(text: object) -> str:
     """Text safe inside a Markdown table cell (one line, no pipes, no HTML)."""
-    return (str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return (one_line(text).replace("\\", "\\\\").replace("|", "\\|")
             .replace("<", "&lt;").replace(">", "&gt;"))
 
 
@@ -56,6 +60,7 @@ def render_markdown(run: Run) -> str:
                 "| reason |", "|---|---|---|---|---|---|---:|---|"]
         out += [_row(r) for r in records]
         out.append("")
+    out += _skips(run)
     pairs = divergence_map(run)
     if pairs:
         causes = divergence_causes(run)
@@ -64,16 +69,29 @@ def render_markdown(run: Run) -> str:
                 ("| conventions | why: knobs whose switch makes them agree (cases) "
                  "| where: input families (cases) |"), "|---|---|---|"]
         for (a, b), tags in sorted(pairs.items()):
-            out.append(f"| {a} ≠ {b} | "
-                       + ", ".join(f"{t} ({n})" for t, n in causes[(a, b)].most_common())
-                       + " | " + ", ".join(f"{t} ({n})" for t, n in tags.most_common()) + " |")
+            out.append(f"| {cell(a)} ≠ {cell(b)} | "
+                       + ", ".join(f"{t} ({n})" for t, n in ranked(causes[(a, b)]))
+                       + " | " + ", ".join(f"{t} ({n})" for t, n in ranked(tags)) + " |")
         out += ["", "</details>", ""]
-    return "\n".join(out)
+    return "\n".join(one_line(line) for line in out)
+
+
+def _skips(run: Run) -> list[str]:
+    """Every skipped check once, under its reason, in a collapsible table."""
+    groups = skip_groups(run.checks)
+    if not groups:
+        return []
+    total = sum(len(records) for _, records in groups)
+    out = [f"<details><summary>Skipped: {total} checks ({len(groups)} reasons)</summary>", "",
+           "| reason | checks | cases |", "|---|---:|---|"]
+    out += [f"| {cell(reason)} | {len(records)} | {cell(some_cases(records))} |"
+            for reason, records in groups]
+    return out + ["", "</details>", ""]
 
 
 def _row(r: CheckRecord) -> str:
     figure = f" {r.figure}" if r.figure != "score" else ""
-    return (f"| `{cell(r.case)}` ({cell(r.file)}:{r.line}) | {r.check} | "
-            f"{cell(r.backend)} as {r.convention}{figure} | {cell(options_shown(r.options))} | "
+    return (f"| `{cell(r.case)}` ({cell(r.file)}:{r.line}) | {cell(r.check)} | "
+            f"{cell(r.backend)} as {cell(r.convention)}{cell(figure)} | {cell(options_shown(r.options))} | "
             f"{cell(expected_shown(r))} | {cell(shown(r.actual))} | {difference_shown(r)} | "
             f"{cell(cause_of(r))} |")

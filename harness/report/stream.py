@@ -37,6 +37,9 @@ COMPLETE, INTERRUPTED, TRUNCATED = "complete", "interrupted", "truncated"
 
 
 LINE_TYPES = ("header", "check", "problem", "footer")
+#: How deep a stream line may nest (a real one nests 4 levels): deeper is an edited stream,
+#: refused before anything recurses into it.
+MAX_DEPTH = 32
 
 
 @lru_cache(maxsize=1)
@@ -140,9 +143,18 @@ def footer_line(counts: Mapping[str, int], checks: int, problems: int, exit_code
             "no_longer_failing": list(no_longer_failing)}
 
 
+#: Characters that some readers take for a line break (``str.splitlines``, JavaScript):
+#: written as JSON escapes, so that every stream line is one line to every reader.
+LINE_BREAKERS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
 def dumps(line: Mapping[str, Any]) -> str:
-    """One stream line: JSON, UTF-8 safe (no lone surrogates), newline-terminated."""
+    """One stream line: JSON, UTF-8 safe (no lone surrogates), newline-terminated, with no
+    character a reader could take for a line break (they only occur inside JSON strings,
+    where their escapes mean the same)."""
     text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+    for char, escaped in LINE_BREAKERS.items():
+        text = text.replace(char, escaped)
     return text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n"
 
 
@@ -156,7 +168,9 @@ def read_run(path: str | Path, allow_truncated: bool = False) -> Run:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise StreamError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
-    return parse_run(text.splitlines(), str(path), allow_truncated)
+    # Lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085, ... which a
+    # JSON string may hold raw.
+    return parse_run(text.split("\n"), str(path), allow_truncated)
 
 
 def parse_run(lines: Iterable[str], name: str = "<stream>",
@@ -171,11 +185,7 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
         if not raw.strip():
             continue
         where = f"{name}:{number}"
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            raise StreamError(f"{where}: not JSON: not a bleu-harness stream (write one with "
-                              "bleu-harness run --format json)") from None
+        line = _json_line(raw, where)
         kind = line.get("type") if isinstance(line, dict) else None
         if kind not in validators:
             raise StreamError(f"{where}: not a valid stream line (unknown type {kind!r}; "
@@ -190,11 +200,11 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
         if kind == "header":
             if header is not None or checks or problems:
                 raise StreamError(f"{where}: a second header, or a header that is not first")
-            header = header_from_line(line)
+            header = _typed(header_from_line, line, where)
         elif header is None:
             raise StreamError(f"{where}: the stream does not start with a header")
         elif kind == "check":
-            record = _check(line)
+            record = _typed(_check, line, where)
             key = record.key()
             if key in seen:
                 raise StreamError(f"{where}: the same check as line {seen[key]} (case "
@@ -205,7 +215,7 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
             problems.append(Problem(line["file"], line["line"], line["case"] or "",
                                     line["message"]))
         else:
-            footer = footer_from_line(line)
+            footer = _typed(footer_from_line, line, where)
     if header is None:
         raise StreamError(f"{name}: empty: not a bleu-harness stream")
     if footer is None:
@@ -214,6 +224,46 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
                               "finished)")
         footer = Footer(len(checks), {}, len(problems), -1, TRUNCATED)
     return Run(header, tuple(checks), tuple(problems), footer, name)
+
+
+def _json_line(raw: str, where: str) -> Any:
+    """One line parsed, not nested deeper than :data:`MAX_DEPTH`."""
+    try:
+        line = json.loads(raw)
+    except RecursionError:
+        raise StreamError(f"{where}: nested too deep: not a bleu-harness stream") from None
+    except ValueError:
+        raise StreamError(f"{where}: not JSON: not a bleu-harness stream (write one with "
+                          "bleu-harness run --format json)") from None
+    if _depth(line) > MAX_DEPTH:
+        raise StreamError(f"{where}: nested more than {MAX_DEPTH} levels deep: not a "
+                          "bleu-harness stream")
+    return line
+
+
+def _depth(value: Any) -> int:
+    """How deep ``value`` nests (a scalar: 0), without recursion."""
+    deepest, pending = 0, [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (dict, list)):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                break
+            pending.extend((v, depth) for v in (item.values() if isinstance(item, dict)
+                                                else item))
+    return deepest
+
+
+def _typed(build, line: Mapping[str, Any], where: str):
+    """``build(line)``: a valid line as a typed record; what the schema cannot say (a number
+    written as a string that is none) is one line naming the line, never a traceback."""
+    try:
+        return build(line)
+    except (KeyError, ValueError, TypeError, OverflowError) as error:
+        raise StreamError(f"{where}: not a valid stream line "
+                          f"({clean_text(error, 160)})") from None
 
 
 def header_from_line(line: Mapping[str, Any]) -> Header:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from harness.records import (
@@ -20,6 +20,7 @@ from harness.records import (
     UNSUPPORTED,
     CheckRecord,
     clean_text,
+    outcome_message,
     shown,
 )
 from harness.report.causes import reconciled
@@ -83,6 +84,28 @@ def failure_groups(records: Iterable[CheckRecord]) -> list[tuple[str, list[Check
     return [(cause, members) for (_, cause), members in ordered]
 
 
+def skip_reason(record: CheckRecord) -> str:
+    """Why a check was skipped: the judge's message, else the outcome's."""
+    return (record.message or outcome_message(record.actual) or "no reason given").strip()
+
+
+def skip_groups(records: Iterable[CheckRecord]) -> list[tuple[str, list[CheckRecord]]]:
+    """The skipped checks grouped by their reason, the biggest group first (ties by
+    reason): every skipped check is named once, under its reason."""
+    groups: dict[str, list[CheckRecord]] = {}
+    for record in records:
+        if record.verdict == SKIPPED:
+            groups.setdefault(skip_reason(record), []).append(record)
+    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+
+
+def some_cases(records: Sequence[CheckRecord], named: int = 3) -> str:
+    """The first few distinct case ids of ``records``, and how many more."""
+    ids = list(dict.fromkeys(r.case for r in records))
+    more = f" and {len(ids) - named} more" if len(ids) > named else ""
+    return ", ".join(ids[:named]) + more
+
+
 def title(run: Run) -> str:
     header = run.header
     libraries = [f"{b.name} {b.version}" for b in header.backends
@@ -132,7 +155,21 @@ def counts_line(run: Run) -> str:
     line = " · ".join(parts)
     if run.footer.interrupted:
         line += " · INTERRUPTED: the run did not finish"
-    return f"{line} → exit {run.footer.exit_code}"
+    reason = stale_reason(run)
+    return f"{line} → exit {run.footer.exit_code}" + (f": {reason}" if reason else "")
+
+
+def stale_reason(run: Run, named: int = 3) -> str:
+    """Why a run exits 1 when the counts do not say it: known failures (``--known``,
+    ``--baseline``) that no longer fail, the first few named."""
+    stale = run.footer.no_longer_failing
+    if not stale:
+        return ""
+    shown_ = "; ".join(s.split(" (failing in the baseline")[0] for s in stale[:named])
+    more = f"; and {len(stale) - named} more" if len(stale) > named else ""
+    verb = "no longer fails" if len(stale) == 1 else "no longer fail"
+    return (f"{len(stale)} known failure{'s' if len(stale) != 1 else ''} {verb} (remove "
+            f"them from the known list / refresh the baseline): {shown_}{more}")
 
 
 def divergences_phrase(run: Run) -> str:
@@ -171,12 +208,20 @@ def divergence_causes(run: Run) -> dict[tuple[str, str], Counter]:
 def cause_knobs(record: CheckRecord) -> list[str]:
     """The knobs that explain a divergence, or ``["not explained"]``."""
     cause = record.cause or {}
-    knobs = list(cause.get("knobs") or ()) if cause.get("explained") else []
-    return knobs or ["not explained"]
+    knobs = cause.get("knobs") if cause.get("explained") else None
+    if not isinstance(knobs, (list, tuple)):  # a stored stream may hold anything here
+        knobs = []
+    return [str(k) for k in knobs] or ["not explained"]
 
 
 def divergence_cases(run: Run) -> Counter:
     return Counter((c.convention, c.other) for c in run.checks if c.verdict == DIVERGENCE)
+
+
+def ranked(counter: Mapping[str, int]) -> list[tuple[str, int]]:
+    """A counter's items, the most frequent first and ties by name: the same order whatever
+    the order they were counted in (a set's order changes with ``PYTHONHASHSEED``)."""
+    return sorted(counter.items(), key=lambda item: (-item[1], str(item[0])))
 
 
 def short(text: Any, limit: int = 160) -> str:

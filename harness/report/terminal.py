@@ -25,24 +25,28 @@ from harness.report.summary import (
     expected_shown,
     failure_groups,
     options_shown,
+    ranked,
+    skip_groups,
+    some_cases,
     title,
     unready_notes,
 )
-from harness.text import clean_text
+from harness.text import one_line
 
 
 def render_terminal(run: Run, console: Console, show_map: bool = False,
                     quiet: bool = False) -> None:
     def say(text: str, style: str = "") -> None:
-        console.print(f"[{style}]{escape(text)}[/]" if style else escape(text),
-                      highlight=False, soft_wrap=True)
+        text = escape(one_line(text))
+        console.print(f"[{style}]{text}[/]" if style else text, highlight=False,
+                      soft_wrap=True)
 
     if not quiet:
         say(title(run), "bold")
         for note in unready_notes(run):
             say(f"  not used: {note}", "dim")
     for problem in run.problems:
-        say(f"CASE FILE {clean_text(problem)}", "bold red")
+        say(f"CASE FILE {problem}", "bold red")
     if show_map and not quiet:
         _print_map(run, console, say)
     for cause, records in failure_groups(run.checks):
@@ -55,11 +59,25 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
             say(f"   {sentence}", "bold")
         for record in records:
             _print_check(record, say)
+    if not quiet:
+        _print_skips(run, say)
     for stale in run.footer.no_longer_failing:
         say(f"NO LONGER FAILS {stale} (remove it from the known list / refresh the baseline)",
             "bold red")
     style = "green" if run.footer.exit_code == 0 else "red"
     say(counts_line(run), f"bold {style}")
+
+
+def _print_skips(run: Run, say) -> None:
+    """Every skipped check once, under its reason: how many, and a few of their cases."""
+    groups = skip_groups(run.checks)
+    if not groups:
+        return
+    total = sum(len(records) for _, records in groups)
+    say(f"── skipped: {total} check{'s' if total != 1 else ''} ({len(groups)} "
+        f"reason{'s' if len(groups) != 1 else ''})", "bold")
+    for reason, records in groups:
+        say(f"   {len(records)} · {reason}: {some_cases(records)}", "dim")
 
 
 def _print_check(record: CheckRecord, say) -> None:
@@ -85,7 +103,7 @@ def _print_map(run: Run, console: Console, say) -> None:
     causes = divergence_causes(run)
 
     def counted(counter: Counter) -> str:
-        return ", ".join(f"{t} {n}" for t, n in counter.most_common())
+        return ", ".join(f"{t} {n}" for t, n in ranked(counter))
 
     if console.is_terminal:
         table = Table(title="Divergence map (cases; why: the knobs whose switch makes them agree; "
@@ -94,8 +112,8 @@ def _print_map(run: Run, console: Console, say) -> None:
                                 ("where", "left")):
             table.add_column(column, justify=justify)
         for (a, b), tags in sorted(pairs.items()):
-            table.add_row(f"{a} ≠ {b}", str(cases[(a, b)]), counted(causes[(a, b)]),
-                          counted(tags))
+            table.add_row(one_line(f"{a} ≠ {b}"), str(cases[(a, b)]),
+                          one_line(counted(causes[(a, b)])), one_line(counted(tags)))
         console.print(table)
         return
     say("Divergence map (conventions that disagree: cases; why: the knobs whose switch makes "

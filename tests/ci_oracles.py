@@ -1,0 +1,42 @@
+"""In CI (``CI=true``), a test skipped because an oracle that CI installs is missing fails
+instead of passing quietly: ``.ci/run`` installs Perl's XML::Twig, Chromium (and the
+browser test's Playwright) and the old library releases of ``tools/atlas.py prepare --ci``,
+so their absence there is a broken CI, not a machine without them. Elsewhere such a test is
+skipped with its reason (``-rs`` in the pytest options shows it)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+#: Words of the skip reasons that name an oracle CI installs.
+CI_ORACLES = ("XML::Twig", "Chromium", "playwright", "tools/atlas.py prepare")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2])
+    return str(longrepr or "")
+
+
+def oracle_missing(reason: str) -> bool:
+    return any(word.lower() in reason.lower() for word in CI_ORACLES)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A skip (``skipif``, ``pytest.skip``, ``importorskip``, in a fixture or the test)
+    whose reason names a CI oracle becomes a failure under ``CI=true``."""
+    outcome = yield
+    report = outcome.get_result()
+    if (report.skipped and in_ci() and not hasattr(report, "wasxfail")
+            and oracle_missing(skip_reason(report))):
+        report.outcome = "failed"
+        report.longrepr = (f"CI=true: an oracle CI installs is missing, so this test cannot "
+                           f"run: {skip_reason(report)}")
