@@ -86,9 +86,49 @@ BILLION_LAUGHS = ("schema: 1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
                             for i in range(1, 10)) + "cases: [*a9]\n")
 
 
+#: Anchors nested 90 deep, each aliased inside the next and used in reverse order: the depth
+#: check skipped the nodes it had measured, so 1,800 levels reached the schema validator
+#: (a RecursionError, an empty --output).
+DEEP_ALIASES = ("schema: 1\ndefs: [" + ", ".join(
+    f"&a{i} " + "[" * 90 + (f"*a{i - 1}" if i else "x") + "]" * 90 for i in range(20))
+    + "]\ncases: [" + ", ".join(f"*a{i}" for i in reversed(range(20))) + "]\n")
+
+
+def with_expect(expect: str, case_id: str = "c") -> str:
+    return "schema: 1\ncases:\n" + one_case(case_id, expect=expect)
+
+
+def nltk_expect(options: str) -> str:
+    return ("{convention: nltk, options: " + options + ", value: '1.0', provenance: "
+            "{kind: documented, source: s, where: w}}")
+
+
 @pytest.mark.parametrize("text, says", [
-    (BILLION_LAUGHS, "aliases expand this document to more than"),
-    ("schema: 1\ncases: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested"),
+    (BILLION_LAUGHS, "aliases expand this document to more than 200,000 nodes"),
+    ("schema: 1\ncases: [" + "0, " * 200_001 + "]\n",
+     "this document has more than 200,000 nodes (the limit on values"),
+    ("schema: 1\ncases: " + "[" * 100_000 + "]" * 100_000 + "\n",
+     "nested more than 100 levels deep"),
+    ("schema: 1\ncases:\n" + "  - " * 120 + "x\n", "nested more than 100 levels deep"),
+    (DEEP_ALIASES, "nested more than 100 levels deep"),
+    (with_expect(nltk_expect("{weights: !!set {0.5, 0.25}}")), "the YAML type '!!set' is not "
+                                                                 "JSON data"),
+    (with_expect(nltk_expect("{version: 2020-01-01}")), "'!!timestamp' is not JSON data"),
+    (with_expect(nltk_expect("{weights: !!binary aGVsbG8=}")), "'!!binary' is not JSON data"),
+    (with_expect(nltk_expect("{weights: !!python/object/apply:os.system [true]}")),
+     "'!!python/object/apply:os.system' is not JSON data"),
+    (with_expect(nltk_expect("{1: 2}")), "the key '1' is not a string"),
+    ("schema: 1\ncases:\n" + one_case("c").replace("tags: []", "tags: [identical, "
+                                                     + ", ".join(map(str, range(20_000)))
+                                                     + "]"),
+     "and 19,995 more schema problems in this file"),
+    ("schema: 1\ncases:\n" + one_case("c").replace("tags: []", "tags: [identical, identical]"),
+     "cases/0/tags/1: the tag 'identical' appears twice"),
+    ("schema: 1\ncases:\n" + one_case("c").replace("id: c", 'id: "c\\n"'), "does not match"),
+    ("schema: 1\ncases:\n" + one_case("c").replace("id: c", 'id: 7.0'),
+     "cases/0/id: write the value as a quoted string"),
+    (with_expect("{convention: nltk, value: \"1.0\\n\", provenance: {kind: documented, "
+                 "source: s, where: w}}"), "does not match"),
     ("schema: 1\ncases:\n" + one_case(extra="").replace(
         "expect: [", "x: &o {w: *o}\n    expect: ["), "an alias that contains itself"),
     ("schema: 1\ncases:\n" + one_case() + "    expect: []\n", "the key 'expect' appears twice"),
@@ -181,3 +221,35 @@ def test_pytest_reports_every_bad_file_and_still_runs_the_good_one(tmp_path):
     assert "4 failed, 1 passed" in out, out
     assert "aliases expand" in out and "nested" in out and "'schema' is a required" in out
     assert "BH001 duplicate id" in out and "ci.yaml" not in out
+
+
+@pytest.mark.parametrize("text, says", [
+    ("<doc" * 100_000, "no <doc> element"),
+    ('<doc docid="d">' + "<seg" * 100_000 + "</doc>", "has no <seg> element"),
+])
+def test_an_sgml_file_of_unclosed_tags_is_read_in_one_pass(corpus, text, says):
+    """mteval's regex rescanned the rest of the file from every unclosed ``<doc``: 100,000 of
+    them (400 kB) took minutes."""
+    (corpus / "h.sgm").write_text(text, encoding="utf-8")
+    case_file(corpus, "c.yaml", files_case("h.sgm", "h.sgm"))
+    started = time.monotonic()
+    problems = problems_of(corpus)
+    assert time.monotonic() - started < 10
+    assert len(problems) == 1 and says in problems[0]
+
+
+def test_sgml_elements_are_found_as_mtevals_regex_finds_them():
+    """The one-pass reader against the regex it replaces, on random tag soup."""
+    import random
+    import re
+
+    from harness.textfiles import _elements
+
+    rng = random.Random(26)
+    pieces = ["<doc", "<DOC ", "</doc>", "</doc \n>", "</ doc>", ">", "<seg", "</seg>", " ",
+              "\n", "a", 'docid="x"', "<", "/"]
+    for name in ("doc", "seg"):
+        regex = re.compile(rf"<{name}\s*([^>]*)>(.*?)</{name}\s*>", re.IGNORECASE | re.DOTALL)
+        for _ in range(3000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
+            assert _elements(text, name) == regex.findall(text), text

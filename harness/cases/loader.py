@@ -35,6 +35,9 @@ CASE_FILE_LIMIT = 8 * 2**20
 #: A directory holding this file is the root of a case corpus: ``files:`` paths of the case
 #: files below it must stay inside it (``cases/CORPUS_ROOT`` in this repository).
 ROOT_MARKER = "CORPUS_ROOT"
+#: The schema problems shown for one file (20,000 wrong tags are 20,000 problems: the first
+#: few and a count say enough).
+MAX_PROBLEMS_PER_FILE = 5
 
 
 @dataclass(frozen=True)
@@ -160,16 +163,16 @@ def _cases(document: Any, root_node: yaml.Node | None, name: str,
     problems: list[Problem] = []
     broken_cases: set[int] = set()
     broken_file = False
-    for error in validator.iter_errors(document):
-        where = list(error.absolute_path)
+    for where, message in _schema_errors(validator, document):
         index = where[1] if len(where) >= 2 and where[0] == "cases" else None
         if index is not None:
             broken_cases.add(index)
         else:  # the file itself (no schema: 1, an unknown key): none of its cases is trusted
             broken_file = True
         line = _line(root_node, where)
-        problems.append(Problem(name, line, _case_id(document, index), _message(error),
+        problems.append(Problem(name, line, _case_id(document, index), message,
                                 _line(root_node, ["cases", index]) if index is not None else 1))
+    problems = _at_most(problems, MAX_PROBLEMS_PER_FILE)
     if broken_file or not isinstance(document, dict) or not isinstance(
             document.get("cases"), list):
         if not problems:
@@ -186,6 +189,36 @@ def _cases(document: Any, root_node: yaml.Node | None, name: str,
                                     _case_id(document, index), str(error),
                                     _line(root_node, ["cases", index])))
     return cases, problems
+
+
+def _schema_errors(validator: jsonschema.Draft202012Validator,
+                   document: Any) -> Iterable[tuple[list[Any], str]]:
+    """(path, message) of each schema error, then of each tag a case gives twice (checked
+    here in linear time: jsonschema's ``uniqueItems`` compares every pair of a list that
+    mixes types, minutes for 20,000 tags)."""
+    for error in validator.iter_errors(document):
+        yield list(error.absolute_path), _message(error)
+    cases = document.get("cases") if isinstance(document, dict) else None
+    for index, case in enumerate(cases if isinstance(cases, list) else ()):
+        tags = case.get("tags") if isinstance(case, dict) else None
+        seen: set[str] = set()
+        for position, tag in enumerate(tags if isinstance(tags, list) else ()):
+            if isinstance(tag, str) and tag in seen:
+                yield (["cases", index, "tags", position],
+                       f"cases/{index}/tags/{position}: the tag {clean_text(tag, 80)!r} "
+                       "appears twice")
+                break
+            seen.add(tag if isinstance(tag, str) else "")
+
+
+def _at_most(problems: list[Problem], limit: int) -> list[Problem]:
+    """The first ``limit`` problems of a file, and one line for the rest."""
+    if len(problems) <= limit:
+        return problems
+    rest = problems[limit:]
+    return [*problems[:limit], Problem(rest[0].file, rest[0].line, "",
+                                       f"and {len(rest):,} more schema problems in this file "
+                                       f"(only the first {limit} are shown)", 1)]
 
 
 def _message(error: jsonschema.ValidationError) -> str:
