@@ -253,3 +253,101 @@ def test_sgml_elements_are_found_as_mtevals_regex_finds_them():
         for _ in range(3000):
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
             assert _elements(text, name) == regex.findall(text), text
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda corpus: (corpus / "data").mkdir(), "not a regular file"),
+    (lambda corpus: (corpus / "data").symlink_to("data"), "Too many levels of symbolic links"),
+])
+def test_a_data_file_that_is_a_directory_or_a_link_loop_is_one_problem(corpus, make, says):
+    """``files:`` naming a directory raised IsADirectoryError, a link loop RuntimeError."""
+    make(corpus)
+    case_file(corpus, "evil.yaml", files_case("data"))
+    case_file(corpus, "good.yaml", GOOD)
+    problems = problems_of(corpus)
+    assert len(problems) == 1 and says in problems[0] and "evil.yaml:7: reads:" in problems[0]
+
+
+def test_a_data_file_swapped_for_a_link_after_its_check_is_not_read(corpus, monkeypatch):
+    """``files:`` was checked on the resolved path and then opened by the unresolved one: a
+    link planted in between was followed out of the corpus."""
+    import harness.cases.loader as loader
+
+    (corpus / "data.txt").write_text("a b c d\n", encoding="utf-8")
+    checked = loader.data_file
+
+    def check_then_swap(case_file, named, root, *args):
+        path = checked(case_file, named, root, *args)
+        if named == "data.txt":
+            (corpus / "data.txt").unlink()
+            (corpus / "data.txt").symlink_to("/etc/hostname")
+        return path
+
+    monkeypatch.setattr(loader, "data_file", check_then_swap)
+    case_file(corpus, "evil.yaml", files_case("data.txt"))
+    problems = problems_of(corpus)
+    assert len(problems) == 1 and "outside the corpus root" in problems[0]
+
+
+def test_a_directory_swapped_for_a_link_while_opening_is_caught_on_the_open_file(corpus,
+                                                                                  monkeypatch):
+    """The resolved path is opened, then the file that was opened is checked: a directory
+    of the path replaced by a link out while opening still cannot lead out."""
+    import harness.textfiles as textfiles
+
+    (corpus / "inner").mkdir()
+    (corpus / "inner" / "hostname").write_text("a b c d\n", encoding="utf-8")
+    real_open = os.open
+
+    def swap_then_open(path, flags, *args):
+        if str(path).endswith("inner/hostname"):
+            (corpus / "inner").rename(corpus / "inner.old")
+            (corpus / "inner").symlink_to("/etc")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(textfiles.os, "open", swap_then_open)
+    case_file(corpus, "evil.yaml", files_case("inner/hostname"))
+    problems = problems_of(corpus)
+    assert len(problems) == 1 and "outside the corpus root" in problems[0]
+
+
+def test_data_files_are_bounded_in_segments_and_read_once(corpus, monkeypatch):
+    """8 MiB of newlines took 2 GB to validate and more than 6 GB to run (each case its own
+    copy): the byte limit did not bound the memory."""
+    import harness.cases.loader as loader
+
+    (corpus / "newlines.txt").write_bytes(b"\n" * (loader.MAX_FILE_SEGMENTS + 1))
+    case_file(corpus, "evil.yaml", files_case("newlines.txt", "newlines.txt"))
+    case_file(corpus, "shared.yaml", files_case("ok.txt").replace("reads", "one")
+              + files_case("ok.txt").replace("reads", "two"))
+    problems = problems_of(corpus)
+    assert len(problems) == 1 and "more than 100,000 segments" in problems[0]
+    one, two = load([corpus / "shared.yaml"]).cases
+    assert one.segments is two.segments
+    monkeypatch.setattr(loader, "MAX_DATA_SEGMENTS", 0)
+    assert "the data files of these case files hold more than 0 segments" in problems_of(
+        corpus / "shared.yaml")[0]
+
+
+def spm_case(case_id: str, model: str) -> str:
+    return one_case(case_id, expect="{convention: sacrebleu, options: {tokenize: spm, "
+                                    f"spm_model: {json.dumps(model)}}}, value: '1.0', "
+                                    "provenance: {kind: documented, source: s, where: w}}")
+
+
+def test_a_model_file_is_read_only_inside_the_corpus_and_reveals_nothing_outside(corpus):
+    """``spm_model: /etc/hostname`` made the engine open any path, and its messages told
+    whether the file existed."""
+    (corpus / "link").symlink_to("/etc/hostname")
+    (corpus / "model").write_bytes(b"not really a model")
+    case_file(corpus, "evil.yaml", spm_case("a", "/etc/hostname") + spm_case("b", "/etc/nothing")
+              + spm_case("c", "../../../../../etc/hostname")
+              + spm_case("d", "../../../../../etc/nothing") + spm_case("e", "link")
+              + spm_case("f", "model"))
+    problems = problems_of(corpus)
+    said = {p.split(": ", 2)[2].replace("hostname", "X").replace("nothing", "X").replace(
+        "link", "../../../../../etc/X") for p in problems}
+    assert len(problems) == 5 and len(said) == 2, problems
+    assert all("options.spm_model" in p for p in problems)
+    model = load([corpus]).cases[0].expectations[0].options["spm_model"]
+    assert model == str((corpus / "model").resolve())
