@@ -351,3 +351,27 @@ def test_a_model_file_is_read_only_inside_the_corpus_and_reveals_nothing_outside
     assert all("options.spm_model" in p for p in problems)
     model = load([corpus]).cases[0].expectations[0].options["spm_model"]
     assert model == str((corpus / "model").resolve())
+
+
+def test_the_live_sacrebleu_never_downloads_or_writes_home(tmp_path):
+    """``tokenize: flores200`` made the SacreBLEU worker try a download and write
+    ``~/.sacrebleu``; ``spm_model`` (the engine's option) made it raise TypeError."""
+    from harness.backends.base import ADAPTER
+
+    pytest.importorskip("sacrebleu")
+    env = {key: value for key, value in os.environ.items() if key != "SACREBLEU"}
+    env["HOME"] = str(tmp_path)
+    requests = [{"id": 0, "info": True}] + [
+        {"id": n, "convention": "sacrebleu", "hypotheses": ["a b c d"],
+         "references": [["a b c d"]], "level": "sentence", "options": options}
+        for n, options in enumerate([{"tokenize": "flores200"}, {"tokenize": "spm"},
+                                     {"tokenize": "spm", "spm_model": "/etc/hostname"}],
+                                    start=1)]
+    done = subprocess.run([sys.executable, str(ADAPTER), "sacrebleu"], capture_output=True,
+                          text=True, env=env, timeout=60,
+                          input="".join(json.dumps(r) + "\n" for r in requests))
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert "would download" in answers[1]["unsupported"]
+    assert "would download" in answers[2]["unsupported"]
+    assert "no spm_model option" in answers[3]["unsupported"]
+    assert not (tmp_path / ".sacrebleu").exists()
