@@ -375,3 +375,34 @@ def test_the_live_sacrebleu_never_downloads_or_writes_home(tmp_path):
     assert "would download" in answers[2]["unsupported"]
     assert "no spm_model option" in answers[3]["unsupported"]
     assert not (tmp_path / ".sacrebleu").exists()
+
+
+def test_report_walks_only_the_corpora_the_user_named(tmp_path, monkeypatch, capsys):
+    """``report`` loaded every ``corpus_roots`` entry of a stream's header: an edited header
+    made it walk ``/``."""
+    import harness.cli.report as report
+
+    (tmp_path / "run").mkdir()
+    case_file(tmp_path / "run", "good.yaml", GOOD)
+    stream_path = tmp_path / "run.jsonl"
+    assert main(["run", str(tmp_path / "run"), "-q", "--format", "json", "--output",
+                 str(stream_path)]) == 0
+    lines = stream_path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["corpus_roots"] = ["/", str(Path.home()), str(tmp_path / "run")]
+    stream_path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n",
+                           encoding="utf-8")
+    walked: list = []
+    real_load = report.load
+    monkeypatch.setattr(report, "load", lambda paths: walked.extend(paths) or real_load(
+        [p for p in paths if p not in header["corpus_roots"][:2]]))  # never walk / here
+    capsys.readouterr()
+    assert main(["report", str(stream_path), "-o", str(tmp_path / "r.html")]) == 0
+    assert walked == [] and "inputs not re-read from /, " in capsys.readouterr().err
+    assert main(["report", str(stream_path), "-o", str(tmp_path / "r.html"), "--cases",
+                 str(tmp_path / "run")]) == 0
+    assert walked == [str(tmp_path / "run")]
+    (tmp_path / "run" / "CORPUS_ROOT").write_text("", encoding="utf-8")
+    walked.clear()
+    assert main(["report", str(stream_path), "-o", str(tmp_path / "r.html")]) == 0
+    assert walked == [str(tmp_path / "run")]
