@@ -47,6 +47,15 @@ def read_regular_file(path: str | Path, limit: int, inside: Path | None = None) 
     return data
 
 
+def read_head(path: str | Path, size: int) -> bytes:
+    """The first ``size`` bytes of ``path`` if it is a regular file (opened non-blocking)."""
+    fd = _open_regular(path, None)
+    try:
+        return _read_at_most(fd, size)
+    finally:
+        os.close(fd)
+
+
 def check_regular_file(path: str | Path, inside: Path) -> str:
     """The resolved path of ``path`` if it is a regular file inside ``inside`` (checked as
     :func:`read_regular_file` checks it, without reading it)."""

@@ -406,3 +406,36 @@ def test_report_walks_only_the_corpora_the_user_named(tmp_path, monkeypatch, cap
     walked.clear()
     assert main(["report", str(stream_path), "-o", str(tmp_path / "r.html")]) == 0
     assert walked == [str(tmp_path / "run")]
+
+
+def test_pytest_and_run_report_the_same_unreadable_files(tmp_path):
+    """The plugin ran a case file linked from outside the corpus and silently skipped FIFOs,
+    sockets and directories named ``*.yaml`` that ``run`` reports (pytest exited 0 where
+    ``run`` exited 2): both now use one loader."""
+    import socket
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "CORPUS_ROOT").write_text("", encoding="utf-8")
+    case_file(corpus, "good.yaml", GOOD)
+    (tmp_path / "outside").mkdir()
+    case_file(tmp_path / "outside", "evil.yaml", one_case("outside"))
+    (corpus / "link.yaml").symlink_to(tmp_path / "outside" / "evil.yaml")
+    os.mkfifo(corpus / "fifo.yaml")
+    (corpus / "dir.yaml").mkdir()
+    (corpus / "dangling.yaml").symlink_to(tmp_path / "nothing.yaml")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(corpus / "sock.yaml"))
+        done = pytest_run(str(corpus), "-p", "no:randomly", cwd=tmp_path)
+        ran = subprocess.run([sys.executable, "-m", "harness", "run", str(corpus), "-q"],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        server.close()
+    out = done.stdout
+    assert done.returncode == 1 and ran.returncode == 2, out + done.stderr + ran.stdout
+    assert "5 failed, 1 passed" in out and "outside" not in out.replace(
+        str(tmp_path / "outside"), ""), out
+    for name in ("fifo.yaml", "dir.yaml", "dangling.yaml", "sock.yaml"):
+        assert f"{name}:0: -: not a regular file" in out and name in ran.stdout, name
+    assert "link.yaml:0: -: a link out of" in out and "link.yaml" in ran.stdout

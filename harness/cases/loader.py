@@ -102,19 +102,26 @@ def find_case_files(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Path]
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            inside = _resolved(path)
             for found in sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES):
-                if not found.is_file():
-                    problems.append(Problem(str(found), 0, "", "not a regular file"))
-                elif not _within(_resolved(found), inside):
-                    problems.append(Problem(str(found), 0, "", f"a link out of {path}"))
-                else:
-                    files.append((found, corpus_root(found, path)))
-        elif path.is_file():
+                entry = found_below(found, path)
+                (problems if isinstance(entry, Problem) else files).append(entry)
+        elif os.path.lexists(path):  # named: read as it is (the reader says if it cannot)
             files.append((path, corpus_root(path, path)))
         else:
             problems.append(Problem(str(path), 0, "", "no such file or directory"))
     return files, problems
+
+
+def found_below(found: Path, below: Path) -> tuple[Path, Path] | Problem:
+    """A ``*.yaml`` found below the directory ``below`` (named by the user, or walked by
+    pytest): (the file, its corpus root) if it is a regular file inside ``below`` once links
+    are followed; else the problem -- a FIFO, a socket or a directory named ``*.yaml`` is
+    reported, never skipped."""
+    if not found.is_file():
+        return Problem(str(found), 0, "", "not a regular file")
+    if not _within(_resolved(found), _resolved(below)):
+        return Problem(str(found), 0, "", f"a link out of {below}")
+    return found, corpus_root(found, below)
 
 
 def _within(path: Path, directory: Path) -> bool:
@@ -180,7 +187,7 @@ def load(paths: Sequence[str | Path] | None = None) -> LoadResult:
     digests: list[str] = []
     data = DataFiles()
     for path, root in found:
-        file_cases, file_problems, digest = _load(path, root, data)
+        file_cases, file_problems, digest, _ = _load(path, root, data)
         cases.extend(file_cases)
         problems.extend(file_problems)
         digests.append(digest)
@@ -188,28 +195,51 @@ def load(paths: Sequence[str | Path] | None = None) -> LoadResult:
 
 
 def load_file(path: Path, root: Path | None = None) -> tuple[list[Case], list[Problem]]:
-    cases, problems, _ = _load(path, root or corpus_root(path, path), DataFiles())
+    cases, problems, _, _ = _load(path, root or corpus_root(path, path), DataFiles())
     return cases, problems
 
 
-def _load(path: Path, root: Path, data: DataFiles) -> tuple[list[Case], list[Problem], str]:
+@dataclass(frozen=True)
+class FileLoad:
+    """One case file as the loader read it: its cases, its problems and its text (``''``
+    when it was not read)."""
+
+    cases: tuple[Case, ...]
+    problems: tuple[Problem, ...]
+    text: str = ""
+
+
+def load_found(found: Path, below: Path) -> FileLoad:
+    """A case file found below the directory ``below``, checked and read exactly as
+    :func:`load` checks and reads what it finds below a named directory (the pytest
+    plugin's loader: the same checks, the same problems, the file read once)."""
+    entry = found_below(found, below)
+    if isinstance(entry, Problem):
+        return FileLoad((), (entry,))
+    cases, problems, _, text = _load(*entry, DataFiles())
+    return FileLoad(tuple(cases), tuple(problems), text)
+
+
+def _load(path: Path, root: Path,
+          data: DataFiles) -> tuple[list[Case], list[Problem], str, str]:
+    """(cases, problems, sha256 of the bytes, text) of one case file."""
     name = str(path)
     try:
         content = read_regular_file(path, CASE_FILE_LIMIT)
     except InputError as error:
-        return [], [Problem(name, 0, "", _after_path(str(error), name), 1)], ""
+        return [], [Problem(name, 0, "", _after_path(str(error), name), 1)], "", ""
     digest = hashlib.sha256(content).hexdigest()
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError as error:
         return [], [Problem(name, 1, "", f"not UTF-8 ({error.reason} at byte {error.start})",
-                            1)], digest
+                            1)], digest, ""
     try:
         root_node = compose_safely(text)
         document = construct(root_node) if root_node is not None else None
     except YamlProblem as problem:
-        return [], [Problem(name, problem.line, "", str(problem), 1)], digest
-    return (*_cases(document, root_node, name, root, data), digest)
+        return [], [Problem(name, problem.line, "", str(problem), 1)], digest, text
+    return (*_cases(document, root_node, name, root, data), digest, text)
 
 
 def _after_path(message: str, path: str) -> str:
