@@ -75,22 +75,23 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path):
     return None
 
 
-def pytest_collect_directory(path: Path, parent: pytest.Collector):
-    """A directory named ``*.yaml`` is a case file ``run`` reports: so is it here."""
-    if path.suffix in CASE_SUFFIXES:
-        return CaseFile.from_parent(parent, path=path)
-    return None
+if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
+    def pytest_collect_directory(path: Path, parent: pytest.Collector):
+        """A directory named ``*.yaml`` is a case file ``run`` reports: so is it here."""
+        if path.suffix in CASE_SUFFIXES:
+            return CaseFile.from_parent(parent, path=path)
+        return None
 
-
-@pytest.hookimpl(wrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector):
-    """pytest offers only regular files and directories to the hooks: the other ``*.yaml``
-    of a directory (FIFOs, sockets, dangling links) are added here, as ``run`` reports them."""
-    report = yield
-    if isinstance(collector, pytest.Directory) and report.passed:
-        report.result.extend(CaseFile.from_parent(collector, path=path)
-                             for path in _special_case_files(collector.path))
-    return report
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(collector: pytest.Collector):
+        """pytest offers only regular files and directories to the hooks: the other
+        ``*.yaml`` of a directory (FIFOs, sockets, dangling links) are added here, as ``run``
+        reports them."""
+        report = yield
+        if isinstance(collector, pytest.Directory) and report.passed:
+            report.result.extend(CaseFile.from_parent(collector, path=path)
+                                 for path in _special_case_files(collector.path))
+        return report
 
 
 def _special_case_files(directory: Path) -> list[Path]:
