@@ -2,9 +2,12 @@
 
 Registered through the ``pytest11`` entry point (pytest's "Working with non-python tests"
 pattern). A YAML file is a case file when it lies in a case corpus (a directory with
-``CORPUS_ROOT`` above it) or has a top-level ``schema:`` or ``cases:`` key; one that fails
-the schema or the lint rules is reported as failing items (file, line, case), never
-silently skipped, and never stops the session. A case id used twice across files fails.
+``CORPUS_ROOT`` above it) or has a top-level ``schema:`` or ``cases:`` key. It is checked and
+read by the loader ``bleu-harness run`` uses (``harness.cases.loader.load_found``: a regular
+file inside its corpus, at most 8 MiB, read once), so a file that ``run`` reports -- one that
+fails the schema or the lint rules, a link out of the corpus, a FIFO, socket or directory
+named ``*.yaml`` -- is reported as failing items (file, line, case), never silently skipped
+or waited on, and never stops the session. A case id used twice across files fails.
 
 An item runs the same plan -> execute -> judge path as ``bleu-harness run``, with the engine
 under test and the backends started once per session, each in its own worker process. It
@@ -16,20 +19,23 @@ into ``--junitxml`` as properties.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
 
 from harness.cases.lint import lint
-from harness.cases.loader import ROOT_MARKER, load_file
+from harness.cases.loader import CASE_SUFFIXES, ROOT_MARKER, load_found
 from harness.cases.model import Case, Problem
 from harness.execute import Executor
 from harness.judge import judge_case
 from harness.pipeline import reference_backends, roles_of
 from harness.plan import plan_case
 from harness.records import DRIFT, FAILING, CheckRecord, shown
+from harness.errors import InputError
 from harness.text import clean_text, visible
+from harness.textfiles import read_head
 
 _CASE_FILE = re.compile(r"^(schema|cases)\s*:", re.MULTILINE)
 _STASH_IDS = pytest.StashKey[dict]()
@@ -42,23 +48,60 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a reference library drifting from a recorded value fails the case")
 
 
-def _in_corpus(path: Path) -> bool:
-    return any((directory / ROOT_MARKER).is_file() for directory in path.resolve().parents)
+def _corpus_of(path: Path) -> Path | None:
+    """The corpus the file lies in where pytest found it (links not followed: a link from a
+    corpus to a file outside is still found in the corpus, and refused)."""
+    for directory in Path(os.path.abspath(path)).parents:
+        if (directory / ROOT_MARKER).is_file():
+            return directory
+    return None
+
+
+def _looks_like_case_file(path: Path) -> bool:
+    """A top-level ``schema:`` or ``cases:`` in its first 64 KiB; a file that cannot be read
+    as a regular file is collected too, so that the loader says why."""
+    try:
+        head = read_head(path, 65536)
+    except InputError:
+        return True
+    return bool(_CASE_FILE.search(head.decode("utf-8", "replace")))
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path):
-    if file_path.suffix not in (".yaml", ".yml"):
+    if file_path.suffix not in CASE_SUFFIXES:
         return None
-    if _in_corpus(file_path):
-        return CaseFile.from_parent(parent, path=file_path)
-    try:
-        with open(file_path, encoding="utf-8", errors="replace") as handle:
-            head = handle.read(65536)
-    except OSError:
-        return None
-    if _CASE_FILE.search(head):
+    if _corpus_of(file_path) is not None or _looks_like_case_file(file_path):
         return CaseFile.from_parent(parent, path=file_path)
     return None
+
+
+if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
+    def pytest_collect_directory(path: Path, parent: pytest.Collector):
+        """A directory named ``*.yaml`` is a case file ``run`` reports: so is it here."""
+        if path.suffix in CASE_SUFFIXES:
+            return CaseFile.from_parent(parent, path=path)
+        return None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(collector: pytest.Collector):
+        """pytest offers only regular files and directories to the hooks: the other
+        ``*.yaml`` of a directory (FIFOs, sockets, dangling links) are added here, as ``run``
+        reports them."""
+        report = yield
+        if isinstance(collector, pytest.Directory) and report.passed:
+            report.result.extend(CaseFile.from_parent(collector, path=path)
+                                 for path in _special_case_files(collector.path))
+        return report
+
+
+def _special_case_files(directory: Path) -> list[Path]:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    return [Path(entry.path) for entry in entries
+            if Path(entry.name).suffix in CASE_SUFFIXES and not entry.is_dir()
+            and not entry.is_file()]
 
 
 class SessionRunner:
@@ -99,11 +142,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 class CaseFile(pytest.File):
     def collect(self):
-        cases, problems = load_file(self.path)
-        problems = list(problems) + lint(cases)
+        loaded = load_found(self.path, _corpus_of(self.path) or self.path.parent)
+        cases = list(loaded.cases)
+        problems = list(loaded.problems) + lint(cases)
         held_back = {p.case_line for p in problems}
         seen = self.config.stash.setdefault(_STASH_IDS, {})
-        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = loaded.text.splitlines()
         for case in cases:
             first = seen.setdefault(case.id, f"{self.path}:{case.line}")
             if first != f"{self.path}:{case.line}" and not first.startswith(f"{self.path}:"):

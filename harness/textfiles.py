@@ -7,15 +7,17 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
 from harness.errors import InputError
 
-# mteval-v13a.pl ``extract_sgml_tag_and_span`` / ``extract_sgml_tag_attribute``.
-_DOC = re.compile(r"<doc\s*([^>]*)>(.*?)</doc\s*>", re.IGNORECASE | re.DOTALL)
-_SEG = re.compile(r"<seg\s*([^>]*)>(.*?)</seg\s*>", re.IGNORECASE | re.DOTALL)
+# mteval-v13a.pl ``extract_sgml_tag_and_span`` (``<NAME\s*([^>]*)>(.*?)</NAME\s*>``, read by
+# :func:`_elements`) / ``extract_sgml_tag_attribute``.
+_OPEN = {name: re.compile(f"<{name}", re.IGNORECASE) for name in ("doc", "seg")}
+_CLOSE = {name: re.compile(f"</{name}\\s*>", re.IGNORECASE) for name in ("doc", "seg")}
+_TAG_ATTRIBUTES = re.compile(r"\s*([^>]*)", re.DOTALL)
 _DOCID = re.compile(r'docid\s*=\s*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
 _SEGID = re.compile(r'id\s*=\s*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
 _WHITESPACE_RUN = re.compile(r"\s+")
@@ -28,26 +30,98 @@ SGML_SUFFIXES = (".sgm", ".sgml")
 CASE_DATA_LIMIT = 64 * 2**20
 
 
-def read_regular_file(path: str | Path, limit: int) -> bytes:
+def read_regular_file(path: str | Path, limit: int, inside: Path | None = None) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes. Opened
-    non-blocking, so that a FIFO cannot make the open wait for a writer."""
+    non-blocking, so that a FIFO cannot make the open wait for a writer.
+
+    With ``inside`` (a case's corpus root), the file must also lie inside that directory:
+    the path is resolved and checked, the resolved path opened (no link followed), and the
+    file actually opened checked again -- a link swapped in between cannot lead out."""
+    fd = _open_regular(path, inside)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except (OSError, ValueError) as error:
-        raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
-    with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path}: not a regular file")
         if info.st_size > limit:
             raise InputError(f"{path}: larger than {limit // 2**20} MiB")
-        data = handle.read(limit + 1)
+        data = _read_at_most(fd, limit + 1)
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise InputError(f"{path}: larger than {limit // 2**20} MiB")
     return data
 
 
-def _decode(data: bytes, path: str | Path) -> str:
+def read_head(path: str | Path, size: int) -> bytes:
+    """The first ``size`` bytes of ``path`` if it is a regular file (opened non-blocking)."""
+    fd = _open_regular(path, None)
+    try:
+        return _read_at_most(fd, size)
+    finally:
+        os.close(fd)
+
+
+def check_regular_file(path: str | Path, inside: Path) -> str:
+    """The resolved path of ``path`` if it is a regular file inside ``inside`` (checked as
+    :func:`read_regular_file` checks it, without reading it)."""
+    os.close(_open_regular(path, inside))
+    return os.path.realpath(path)
+
+
+def outside_message(path: str | Path, root: Path) -> str:
+    """The same words whether or not ``path`` exists (no oracle for files outside)."""
+    return (f"{path}: outside the corpus root {root} (case files may only read files of "
+            "their own corpus)")
+
+
+def within(path: str, directory: str) -> bool:
+    """Whether the resolved ``path`` is ``directory`` or below it."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def _open_regular(path: str | Path, inside: Path | None) -> int:
+    target = str(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if inside is not None:
+        root = os.path.realpath(inside)
+        target = os.path.realpath(path)
+        if not within(target, root):
+            raise InputError(outside_message(path, inside))
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(target, flags)
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{path}: not a regular file")
+        if inside is not None and not within(_opened_path(fd, target), root):
+            raise InputError(outside_message(path, inside))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _opened_path(fd: int, opened: str) -> str:
+    """Where the open file ``fd`` really is (Linux's ``/proc/self/fd``; elsewhere the path
+    it was opened by, already resolved)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return opened
+
+
+def _read_at_most(fd: int, size: int) -> bytes:
+    chunks, left = [], size
+    while left > 0:
+        chunk = os.read(fd, min(left, 2**20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def decode_utf8(data: bytes, path: str | Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -142,9 +216,15 @@ def next_line(handle: BinaryIO, path: str | Path, number: int) -> bytes:
     return line
 
 
-def _read_text(path: str | Path, limit: int | None = None) -> str:
+#: Reads a data file's text (``harness.cases.loader`` reads each once, inside its corpus).
+TextReader = Callable[[str], str]
+
+
+def _read_text(path: str | Path, limit: int | None = None, read: TextReader | None = None) -> str:
+    if read is not None:
+        return read(str(path))
     if limit is not None:
-        return _decode(read_regular_file(path, limit), path)
+        return decode_utf8(read_regular_file(path, limit), path)
     with open_input(path) as handle:  # bytes, then decode: a lone \r stays in its segment
         try:
             data = handle.read(MAX_WHOLE_FILE_BYTES + 1)
@@ -152,42 +232,44 @@ def _read_text(path: str | Path, limit: int | None = None) -> str:
             raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     if len(data) > MAX_WHOLE_FILE_BYTES:
         raise InputError(f"{path}: larger than {MAX_WHOLE_FILE_BYTES // 2**30} GiB")
-    return _decode(data, path)
+    return decode_utf8(data, path)
 
 
-def read_segments(path: str | Path, limit: int | None = None) -> list[str]:
+def read_segments(path: str | Path, limit: int | None = None,
+                  read: TextReader | None = None) -> list[str]:
     """The lines of ``path`` without their line endings (``\\n`` or ``\\r\\n``).
 
     Only ``\\n`` ends a line: Unicode separators such as U+2028 inside a segment stay in it.
     Without ``limit`` (a file the user names) it is read line by line, each line at most
     :data:`MAX_LINE_BYTES`.
     """
-    if limit is None:
+    if limit is None and read is None:
         segments: list[str] = []
         with open_input(path) as handle:
             while line := next_line(handle, path, len(segments) + 1):
                 segments.append(_decoded_line(line, path, len(segments) + 1))
         return segments
-    lines = _read_text(path, limit).split("\n")
+    lines = _read_text(path, limit, read).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [line.removesuffix("\r") for line in lines]
 
 
-def read_sgml(path: str | Path, limit: int | None = None) -> dict[tuple[str, str], str]:
+def read_sgml(path: str | Path, limit: int | None = None,
+              read: TextReader | None = None) -> dict[tuple[str, str], str]:
     """The segments of an mteval SGML file (``tstset``/``refset``/``srcset``), keyed by
     (document id, segment id), in mteval-v13a's order: documents sorted by id, segments by
     number. As in mteval, whitespace runs inside a document become one space; the text is
     left as written (entities are the tokenizer's business)."""
-    text = _read_text(path, limit)
+    text = _read_text(path, limit, read)
     segments: dict[tuple[str, str], str] = {}
     docs = sorted(((_attribute(_DOCID, tag, path, "docid"), span)
-                   for tag, span in _DOC.findall(text)), key=lambda d: d[0])
+                   for tag, span in _elements(text, "doc")), key=lambda d: d[0])
     if not docs:
         raise InputError(f"{path}: no <doc> element (is this an mteval SGML file?)")
     for doc_id, span in docs:
         span = _WHITESPACE_RUN.sub(" ", span)
-        found = [(_attribute(_SEGID, tag, path, "id"), seg) for tag, seg in _SEG.findall(span)]
+        found = [(_attribute(_SEGID, tag, path, "id"), seg) for tag, seg in _elements(span, "seg")]
         if not found:
             raise InputError(f"{path}: document {doc_id!r} has no <seg> element")
         for seg_id, seg in sorted(found, key=lambda s: _number(s[0])):
@@ -195,6 +277,26 @@ def read_sgml(path: str | Path, limit: int | None = None) -> dict[tuple[str, str
                 raise InputError(f"{path}: segment {seg_id} of document {doc_id!r} appears twice")
             segments[(doc_id, seg_id)] = seg
     return segments
+
+
+def _elements(text: str, name: str) -> list[tuple[str, str]]:
+    """(attributes, content) of each ``<name ...>...</name>`` in ``text``, as mteval's
+    non-greedy regex ``<name\\s*([^>]*)>(.*?)</name\\s*>`` finds them left to right, in one
+    pass: the regex itself rescans the rest of the text from every ``<name`` that has no
+    ``>`` or no closing tag after it (minutes for 100,000 ``<doc`` in 400 kB)."""
+    found = []
+    position = 0
+    while (start := _OPEN[name].search(text, position)) is not None:
+        end_of_tag = text.find(">", start.end())
+        if end_of_tag < 0:  # no later opening tag can end either
+            break
+        close = _CLOSE[name].search(text, end_of_tag + 1)
+        if close is None:  # nor can any later element close
+            break
+        attributes = _TAG_ATTRIBUTES.match(text, start.end(), end_of_tag).group(1)
+        found.append((attributes, text[end_of_tag + 1:close.start()]))
+        position = close.end()
+    return found
 
 
 def _attribute(pattern: re.Pattern, tag: str, path, name: str) -> str:
@@ -215,9 +317,10 @@ def is_sgml(path: str | Path) -> bool:
     return str(path).lower().endswith(SGML_SUFFIXES)
 
 
-def _read_parallel_sgml(hyp_path: str, ref_paths: list[str], limit: int | None):
-    hyps = read_sgml(hyp_path, limit)
-    columns = [read_sgml(path, limit) for path in ref_paths]
+def _read_parallel_sgml(hyp_path: str, ref_paths: list[str], limit: int | None,
+                        read: TextReader | None):
+    hyps = read_sgml(hyp_path, limit, read)
+    columns = [read_sgml(path, limit, read) for path in ref_paths]
     for path, column in zip(ref_paths, columns):
         missing = [key for key in hyps if key not in column]
         if missing or len(column) != len(hyps):
@@ -289,20 +392,21 @@ def _count_rest(handle: BinaryIO, counted: int, budget: int = 64 * 2**20) -> str
     return str(counted + (1 if data and not data.endswith(b"\n") else 0))
 
 
-def read_parallel(hyp_path: str, ref_paths: list[str],
-                  limit: int | None = None) -> tuple[list[str], list[list[str]]]:
+def read_parallel(hyp_path: str, ref_paths: list[str], limit: int | None = None,
+                  read: TextReader | None = None) -> tuple[list[str], list[list[str]]]:
     """Hypotheses and, per hypothesis, one reference from each reference file.
 
     Files ending in ``.sgm``/``.sgml`` are read as mteval SGML and matched by document and
     segment id (all files must then be SGML). With ``limit``, only regular files of at most
-    that many bytes are read (:func:`read_regular_file`)."""
+    that many bytes are read (:func:`read_regular_file`); with ``read``, the texts are what
+    it returns for each path."""
     sgml = [is_sgml(p) for p in [hyp_path, *ref_paths]]
     if any(sgml):
         if not all(sgml):
             raise InputError("mix of SGML (.sgm) and plain-text files: give all of one kind")
-        return _read_parallel_sgml(hyp_path, ref_paths, limit)
-    hyps = read_segments(hyp_path, limit)
-    columns = [read_segments(path, limit) for path in ref_paths]
+        return _read_parallel_sgml(hyp_path, ref_paths, limit, read)
+    hyps = read_segments(hyp_path, limit, read)
+    columns = [read_segments(path, limit, read) for path in ref_paths]
     for path, column in zip(ref_paths, columns):
         if len(column) != len(hyps):
             raise InputError(

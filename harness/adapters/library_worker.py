@@ -75,7 +75,47 @@ def nltk_score(request):
 def sacrebleu_info():
     import sacrebleu
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    _refuse_downloads()
     return _version("sacrebleu", sacrebleu)
+
+
+def _refuse_downloads():
+    """A case may not make the harness download or write outside its output: SacreBLEU's
+    ``download_file`` (SentencePiece models, test sets, into ``$SACREBLEU``, default
+    ``~/.sacrebleu``) answers ``unsupported`` instead."""
+    def refuse(url, *args, **kwargs):
+        raise Unsupported("SacreBLEU would download %s; the harness never downloads" % url)
+
+    for name in ("sacrebleu.utils", "sacrebleu.tokenizers.tokenizer_spm"):
+        try:
+            module = __import__(name, fromlist=["download_file"])
+        except ImportError:
+            continue
+        if hasattr(module, "download_file"):
+            module.download_file = refuse
+
+
+def sacrebleu_model_missing(options):
+    """Why SacreBLEU cannot tokenize with ``options`` without downloading (or '' if it can):
+    its SentencePiece tokenizers load the model it downloaded before
+    (``$SACREBLEU/models``), and it takes no model file of the caller's (``spm_model`` is the
+    engine's option)."""
+    if options.get("spm_model") is not None:
+        return ("SacreBLEU has no spm_model option: its SentencePiece tokenizers use the "
+                "model it downloads")
+    try:
+        from sacrebleu.tokenizers import tokenizer_spm
+    except ImportError:
+        return ""
+    models = getattr(tokenizer_spm, "SPM_MODELS", {})
+    if options.get("tokenize") not in models:
+        return ""
+    url = models[options["tokenize"]]["url"]
+    path = os.path.join(tokenizer_spm.SACREBLEU_DIR, "models", os.path.basename(url))
+    if os.path.isfile(path):
+        return ""
+    return ("SacreBLEU's %s tokenizer would download its model (no %s); the harness never "
+            "downloads" % (options["tokenize"], path))
 
 
 def reference_streams(references):
@@ -94,6 +134,9 @@ def sacrebleu_score(request):
     if "use_effective_order" in options:
         options["effective_order"] = options.pop("use_effective_order")
     options.setdefault("effective_order", request["level"] == "sentence")
+    missing = sacrebleu_model_missing(options)
+    if missing:
+        raise Unsupported(missing)
     if int(sacrebleu.__version__.split(".")[0]) < 2:
         return sacrebleu_1x_score(request, options)
     metric = BLEU(**options)

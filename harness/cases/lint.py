@@ -45,10 +45,12 @@ def unique_ids(cases: Sequence[Case]) -> Iterator[Problem]:
 def known_tags(cases: Sequence[Case]) -> Iterator[Problem]:
     vocabulary = tag_vocabulary()
     for case in cases:
-        for tag in case.tags:
-            if tag.split("@")[0] not in vocabulary:
-                yield _problem(case, case.line, "BH002",
-                               f"unknown tag {tag!r} (see harness/schema/tags.yaml)")
+        unknown = [tag for tag in case.tags if tag.split("@")[0] not in vocabulary]
+        if unknown:  # one problem a case, however many tags it gives
+            more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+            yield _problem(case, case.line, "BH002",
+                           f"unknown tag {', '.join(repr(t) for t in unknown[:3])}{more} "
+                           "(see harness/schema/tags.yaml)")
 
 
 def provenance_complete(cases: Sequence[Case]) -> Iterator[Problem]:
