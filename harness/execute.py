@@ -115,14 +115,20 @@ class Worker:
     written: int = 0  # bytes it has taken
     inflight: deque[Sent] = field(default_factory=deque)
     deadline: float = 0.0  # of the request at the head
+    #: Why it was ended, once it is: what a request sent to it afterwards fails with.
+    death: Outcome | None = None
 
     @property
     def alive(self) -> bool:
         return self.process is not None
 
     def stderr_tail(self) -> str:
+        """Its last three lines on stderr, without the frames of a Python traceback (the
+        exception's own line says what went wrong)."""
         text = self.stderr.decode("utf-8", "replace").strip()
-        return " | ".join(line for line in text.splitlines()[-3:] if line.strip())
+        lines = [line for line in text.splitlines() if line.strip()
+                 and not line.startswith((" ", "\t", "Traceback (most recent call last)"))]
+        return " | ".join(lines[-3:])
 
 
 class Executor:
@@ -221,11 +227,19 @@ class Executor:
         """Send each named worker one startup request; wait for every answer or failure."""
         idents = {name: self._send(workers[name], None, body, self.startup_timeout)
                   for name, body in bodies.items()}
-        while any(ident not in self.finished for ident in idents.values()):
+        # Each request has its own deadline (checked by _pump); this one bounds the loop
+        # itself, whatever state the workers are in.
+        deadline = time.monotonic() + self.startup_timeout + 1.0
+        while (any(ident not in self.finished for ident in idents.values())
+               and time.monotonic() < deadline):
             self._pump(self._wait_time())
-        answers = {}
+        answers: dict[str, dict[str, Any] | Outcome] = {}
         for name, ident in idents.items():
-            done = self.finished.pop(ident)
+            done = self.finished.pop(ident, None)
+            if done is None:
+                self._fail(workers[name], Timeout(self.startup_timeout, "did not answer "
+                                                  f"within {self.startup_timeout:g} s"))
+                done = self.finished.pop(ident)
             answers[name] = done.answer if done.answer is not None else done.failure
         return answers
 
@@ -325,6 +339,10 @@ class Executor:
     def _send(self, worker: Worker, request: Request | None, body: dict[str, Any] | None,
               timeout: float) -> int:
         ident = self._take_ident()
+        if not worker.alive:  # it died before this request: it fails at once, and says why
+            self.finished[ident] = Finished(ident, request, worker.backend,
+                                            failure=worker.death or _GONE)
+            return ident
         if body is None:
             body = request_body(request, worker.backend)
         body["id"] = ident
@@ -371,7 +389,8 @@ class Executor:
             pass
 
     def _wait_time(self) -> float:
-        deadlines = [w.deadline for ws in self.workers.values() for w in ws if w.inflight]
+        deadlines = [w.deadline if w.alive else 0.0
+                     for ws in self.workers.values() for w in ws if w.inflight]
         if not deadlines:
             return 0.5
         return max(0.0, min(min(deadlines) - time.monotonic(), 0.5))
@@ -389,7 +408,9 @@ class Executor:
         now = time.monotonic()
         for workers in list(self.workers.values()):
             for worker in list(workers):
-                if worker.alive and worker.inflight and now > worker.deadline:
+                if worker.inflight and not worker.alive:  # nothing will answer them
+                    self._fail(worker, worker.death or _GONE)
+                elif worker.inflight and now > worker.deadline:
                     head = worker.inflight[0]
                     what = "read its request" if worker.written < head.end else "answer"
                     self._fail(worker, Timeout(head.timeout,
@@ -439,7 +460,9 @@ class Executor:
         if not raw.strip():
             return
         if not worker.inflight:  # output nobody asked for: the worker is out of step
-            self._kill(worker)
+            when = "before any request" if not worker.queued else "that no request asked for"
+            text = raw[:80].decode("utf-8", "replace")
+            self._kill(worker, HarnessError(PROTOCOL, f"printed output {when}: {text!r}"))
             return
         try:
             text = raw.decode("utf-8")
@@ -470,14 +493,19 @@ class Executor:
             worker.deadline = time.monotonic() + worker.inflight[0].timeout
 
     def _closed_stdout(self, worker: Worker) -> None:
+        """End of its stdout: it exited (the failure says with which code and what it said
+        on stderr), or closed its stdout and runs on. Either way it is ended; the request at
+        its head, or the next one sent to it, fails with that reason."""
+        try:
+            worker.process.wait(timeout=0.25)
+        except subprocess.TimeoutExpired:
+            reason: Outcome = HarnessError(PROTOCOL, "closed its standard output"
+                                           + (" without answering" if worker.inflight else ""))
+        else:
+            reason = self._exit_failure(worker)
         if worker.inflight:
-            try:
-                worker.process.wait(timeout=0.25)
-            except subprocess.TimeoutExpired:
-                return self._fail(worker, HarnessError(
-                    PROTOCOL, "closed its standard output without answering"))
-            return self._fail(worker, self._exit_failure(worker))
-        self._kill(worker)
+            return self._fail(worker, reason)
+        self._kill(worker, reason)
 
     def _exit_failure(self, worker: Worker) -> Outcome:
         try:
@@ -503,9 +531,13 @@ class Executor:
                 self.finished[sent.ident] = Finished(sent.ident, None, worker.backend,
                                                      failure=failure)
         worker.inflight.clear()
-        self._kill(worker)
+        self._kill(worker, failure)
 
-    def _kill(self, worker: Worker) -> None:
+    def _kill(self, worker: Worker, reason: Outcome | None = None) -> None:
+        """End the worker (its whole process group); ``reason`` is what any request sent to
+        it from now on fails with."""
+        if worker.death is None:
+            worker.death = reason
         process = worker.process
         if process is None:
             return
@@ -550,6 +582,10 @@ class Executor:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: What a request to a worker ended without a recorded reason fails with.
+_GONE = HarnessError(CRASH, "the worker had already ended")
 
 
 def _end_group(process: subprocess.Popen) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.pipeline import RunOptions, RunResult, execute_run
@@ -65,3 +68,28 @@ def one_case(case_id: str = "c", expect: str = "", hyp: str = "a b c d",
                         "source: s, where: w}}")
     return (f"  - id: {case_id}\n    description: d\n    tags: []\n    level: sentence\n"
             f"{extra}    segments: [{{hyp: {hyp}, refs: {refs}}}]\n    expect: [{expect}]\n")
+
+
+@dataclass(frozen=True)
+class Cli:
+    """``python -m harness`` run in a subprocess: exit code, output, and how long it took."""
+
+    code: int
+    out: str
+    err: str
+    seconds: float
+
+
+def cli(*arguments: str, cwd: Path = TESTS, timeout: float = 60.0) -> Cli:
+    """The command line in its own process, from ``cwd`` (so that ``miniatures`` and the
+    fake programs are importable), killed after ``timeout`` seconds (a hang fails the test
+    instead of hanging it)."""
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-m", "harness", *arguments], cwd=cwd,
+                              capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as hung:
+        raise AssertionError(f"bleu-harness {' '.join(arguments)} still ran after "
+                             f"{timeout:g} s: {hung.stderr!r}") from None
+    return Cli(done.returncode, done.stdout, done.stderr, time.monotonic() - started)

@@ -3,6 +3,7 @@ whatever an implementation does becomes an outcome, never a hang or a harness tr
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -10,7 +11,7 @@ from xml.etree import ElementTree
 
 import pytest
 from rich.console import Console
-from runs import CORPUS, FAKE, TESTS, alive, checks, run
+from runs import CORPUS, FAKE, TESTS, alive, checks, cli, run
 
 import harness.pipeline as pipeline
 from harness.backends.base import LIBRARY, Backend
@@ -201,3 +202,46 @@ def test_a_library_that_changed_its_arithmetic_is_drift_not_an_engine_failure(mo
     assert checks(result, "drift", "drift") and not checks(result, verdict=FAIL)
     assert result.exit_code == 0
     assert run(**options, strict_references=True)[0].exit_code == 3
+
+
+def python_program(source: str) -> str:
+    return f"{sys.executable} -c {source!r}"
+
+
+@pytest.mark.parametrize("program, says", [
+    (python_program("import sys; sys.exit(1)"), "exited with code 1"),
+    ("true", "exited with code 0"),
+    (python_program("print('hello, this is my BLEU'); import time; time.sleep(60)"),
+     "hello, this is my BLEU"),
+    (python_program("import no_such_module_anywhere"),
+     "No module named 'no_such_module_anywhere'"),
+    (python_program("import os, time; os.close(1); time.sleep(3600)"),
+     "closed its standard output"),
+])
+def test_a_program_that_fails_before_its_first_answer_stops_the_run_at_once(program, says):
+    """Issue 26.1: each of these ran until killed (the early exit ended the worker while no
+    request was in flight; the startup request then waited on a dead worker forever).
+    Now: exit 2 with one line that says why, within the startup timeout."""
+    done = cli("run", "--implementation-cmd", program, "--claims", "nltk", TIES,
+               "--select", "tie-t*", "--backend", "nltk", "--startup-timeout", "5",
+               "--timeout", "2", timeout=30)
+    assert done.code == 2, done
+    assert says in done.err and done.err.count("\n") == 1 and not done.out
+    assert "Traceback (most recent call last)" not in done.err
+    assert done.seconds < 5 + 10
+
+
+@pytest.mark.parametrize("mode, codes", [
+    ("exit-after-answer", {1}), ("print-after-startup", {0, 1}), ("close-stdout", {1}),
+    ("crash", {1})])
+def test_a_program_that_fails_between_requests_costs_requests_not_the_run(mode, codes):
+    """Issue 26.1, during the run: a worker that exits, closes its output or prints while no
+    request is in flight is ended and replaced; nothing waits on it. (The line printed after
+    the startup answer is garbage for the request in flight when it comes, if one is.)"""
+    done = cli("run", "--implementation-cmd", f"{FAKE} {mode}", "--claims", "nltk", TIES,
+               "--select", "tie-t*", "--backend", "nltk", "--timeout", "2",
+               "--format", "json", timeout=30)
+    assert done.code in codes and "Traceback" not in done.err + done.out, done
+    lines = [json.loads(line) for line in done.out.splitlines()]
+    assert lines[-1]["type"] == "footer" and lines[-1]["status"] == "complete"
+    assert [line for line in lines if line.get("check") == "expectation"]
