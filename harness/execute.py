@@ -12,7 +12,11 @@ Reads and writes are non-blocking, so none of these can hang a run:
 
 Each worker runs in its own session (process group); a worker that misbehaves is killed with
 its whole group -- children that inherited its stdout included -- and the next request gets a
-new one. At the end every group is ended, so no process outlives the run.
+new one. At the end every group is ended, so no process outlives the run; what left a group
+(``setsid``, an orphan) is found and ended too (``harness.reaper``).
+
+Every wait has a deadline, checked whatever state the worker is in: a request sent to a
+worker that has already ended fails at once, with the reason it ended.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -44,6 +49,7 @@ from harness.backends.base import (
 )
 from harness.backends.external import CALLABLE_PROTOCOL
 from harness.errors import UsageError
+from harness.reaper import MARK, adopted_zombies, descendants, parents, set_subreaper, sweep
 from harness.records import (
     CRASH,
     GARBAGE,
@@ -107,6 +113,7 @@ class Worker:
     """One worker process of one backend, and the requests it has in hand (in order)."""
 
     backend: Backend
+    mark: str = ""  # in its environment and its descendants' (harness.reaper)
     process: subprocess.Popen | None = None
     buffer: bytearray = field(default_factory=bytearray)
     stderr: bytearray = field(default_factory=bytearray)
@@ -151,6 +158,12 @@ class Executor:
         self.finished: dict[int, Finished] = {}
         self._next_ident = 1
         self._closed = False
+        #: Every worker and what it starts carries MARK=<this>.<n>. (harness.reaper).
+        self._mark = f"{os.getpid()}-{secrets.token_hex(4)}."
+        self._started: set[int] = set()  # the pids of every worker started
+        self._children_before = {pid for pid, parent in parents().items()
+                                 if parent == os.getpid()}
+        self._was_subreaper = set_subreaper(True)
 
     # --- starting -------------------------------------------------------------------------
 
@@ -244,17 +257,20 @@ class Executor:
         return answers
 
     def _new_worker(self, backend: Backend) -> Worker:
-        worker = Worker(backend)
+        worker = Worker(backend, mark=f"{self._mark}{len(self._started)}.")
         self._spawn_error = ""
+        environment = dict(backend.env if backend.env is not None else os.environ)
+        environment[MARK] = worker.mark
         try:
             worker.process = subprocess.Popen(
                 backend.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True, cwd=backend.cwd,
-                env=dict(backend.env) if backend.env is not None else None)
+                env=environment)
         except (OSError, ValueError) as error:
             self._spawn_error = (f"cannot start {' '.join(backend.command)}: "
                                  f"{getattr(error, 'strerror', None) or error}")
             return worker
+        self._started.add(worker.process.pid)
         for stream, name in ((worker.process.stdout, "out"), (worker.process.stderr, "err")):
             os.set_blocking(stream.fileno(), False)
             self.selector.register(stream.fileno(), selectors.EVENT_READ, (worker, name))
@@ -546,7 +562,9 @@ class Executor:
                 self.selector.unregister(stream.fileno())
             except (KeyError, ValueError, OSError):
                 pass
+        below = descendants([process.pid], parents())  # before they are orphaned
         _end_group(process)
+        sweep(None, below, self._spared())
         for stream in (process.stdout, process.stderr, process.stdin):
             try:
                 stream.close()
@@ -575,7 +593,15 @@ class Executor:
             except subprocess.TimeoutExpired:
                 pass
             self._kill(worker)
+        sweep(self._mark, spare=self._spared())
+        adopted_zombies(self._spared())
+        set_subreaper(self._was_subreaper)
         self.selector.close()
+
+    def _spared(self) -> set[int]:
+        """What a sweep leaves alone: the workers (their Popen waits for them) and the
+        children this process had before the executor started."""
+        return self._started | self._children_before
 
     def __enter__(self) -> Executor:
         return self

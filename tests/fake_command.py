@@ -7,9 +7,11 @@ wrong-key, stray-line, wrong-id, no-id, not-utf8, close-stdout, never-read, chil
 log (``ok``, and appends every request to the file argv[2]), exit-after-answer (exits after
 each answer it gives, the startup answer included), print-after-startup (a line nobody asked
 for right after the startup answer), deep (100,000 nested ``[``), huge (an answer of
-17 MiB), nan, error-type-list (``"type": ["KeyError"]``), scalar-as-list (``[1.0]``),
-setsid-child and setsid-orphan (start a process in a session of its own, marked with argv[2]
-on its command line: a child, or an orphan whose parent exits at once).
+17 MiB), nan, error-type-list (``"type": ["KeyError"]``), scalar-as-list (``[1.0]``).
+
+With ``FAKE_SPAWN=child:MARKER`` (or ``orphan:MARKER``) in its environment it first starts a
+process in a session of its own, marked with MARKER on its command line: its child, or an
+orphan (its parent exits at once) -- whatever the mode.
 """
 
 import json
@@ -29,13 +31,13 @@ def answer(ident, **fields):
 
 if mode == "child":
     subprocess.Popen(["sleep", "1000"])  # inherits stdout, outlives nothing
-SLEEPER = [sys.executable, "-c", "import time; time.sleep(300)"]
-if mode == "setsid-child":
-    subprocess.Popen(SLEEPER + [sys.argv[2]], start_new_session=True,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-if mode == "setsid-orphan":  # sh starts it in the background and exits: an orphan
-    subprocess.run(["sh", "-c", 'setsid "$@" >/dev/null 2>&1 &', "sh"] + SLEEPER
-                   + [sys.argv[2]])
+spawn, _, marker = os.environ.get("FAKE_SPAWN", "").partition(":")
+sleeper = [sys.executable, "-c", "import time; time.sleep(300)", marker]
+if spawn == "child":
+    subprocess.Popen(sleeper, start_new_session=True, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+elif spawn == "orphan":  # sh starts it in the background and exits
+    subprocess.run(["sh", "-c", 'setsid "$@" >/dev/null 2>&1 &', "sh", *sleeper])
 for line in sys.stdin:
     request = json.loads(line)
     ident = request["id"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 import warnings
 
@@ -114,6 +115,17 @@ def prints_to_stdout(hypotheses, references, level, **options):
 def spawns_a_child(hypotheses, references, level, **options):
     """Leaves a process behind that inherited stdout; the harness must end it."""
     subprocess.Popen(["sleep", "1000"])
+    return _nltk(hypotheses, references, level, **options)
+
+
+def spawns_a_setsid_child(hypotheses, references, level, **options):
+    """Starts a process in a session of its own (out of the worker's process group), marked
+    on its command line with ``$FUZZ_MARKER``, and answers like NLTK; the harness must still
+    end it."""
+    marker = os.environ.get("FUZZ_MARKER", "fuzz-marker")
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", marker],
+                     start_new_session=True, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
     return _nltk(hypotheses, references, level, **options)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -43,6 +45,29 @@ def alive(pids) -> set[int]:
     return running
 
 
+def marked(marker: str) -> set[int]:
+    """The running processes (zombies count as gone) with ``marker`` on their command line."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in command.split(b"\0"):
+                found.add(int(entry.name))
+    return alive(found)
+
+
+def end(pids) -> None:
+    """Kill what a failed test left behind (by pid: only the processes it made)."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def run(**options) -> tuple[RunResult, list[dict]]:
     lines: list[dict] = []
     result = execute_run(RunOptions(**options), lines.append)
@@ -80,15 +105,16 @@ class Cli:
     seconds: float
 
 
-def cli(*arguments: str, cwd: Path = TESTS, timeout: float = 60.0) -> Cli:
+def cli(*arguments: str, cwd: Path = TESTS, timeout: float = 60.0,
+        env: dict[str, str] | None = None) -> Cli:
     """The command line in its own process, from ``cwd`` (so that ``miniatures`` and the
-    fake programs are importable), killed after ``timeout`` seconds (a hang fails the test
-    instead of hanging it)."""
+    fake programs are importable), with ``env`` added to the environment, killed after
+    ``timeout`` seconds (a hang fails the test instead of hanging it)."""
     started = time.monotonic()
     try:
         done = subprocess.run([sys.executable, "-m", "harness", *arguments], cwd=cwd,
                               capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+                              stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     except subprocess.TimeoutExpired as hung:
         raise AssertionError(f"bleu-harness {' '.join(arguments)} still ran after "
                              f"{timeout:g} s: {hung.stderr!r}") from None

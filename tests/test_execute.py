@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 
 import pytest
 from rich.console import Console
-from runs import CORPUS, FAKE, TESTS, alive, checks, cli, run
+from runs import CORPUS, FAKE, TESTS, alive, checks, cli, end, marked, run
 
 import harness.pipeline as pipeline
 from harness.backends.base import LIBRARY, Backend
@@ -245,3 +245,55 @@ def test_a_program_that_fails_between_requests_costs_requests_not_the_run(mode, 
     lines = [json.loads(line) for line in done.out.splitlines()]
     assert lines[-1]["type"] == "footer" and lines[-1]["status"] == "complete"
     assert [line for line in lines if line.get("check") == "expectation"]
+
+
+def no_marked_process_left(marker: str) -> bool:
+    """Nothing marked ``marker`` runs (what a failing test left is ended, by pid)."""
+    deadline = time.monotonic() + 2
+    while marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = marked(marker)
+    end(left)
+    return not left
+
+
+@pytest.mark.parametrize("implementation, spawn", [
+    (["--implementation-cmd", f"{FAKE} ok"], "child"),
+    (["--implementation-cmd", f"{FAKE} ok"], "orphan"),
+    (["--implementation-cmd", f"{FAKE} crash"], "child"),
+    (["--implementation", "miniatures:spawns_a_setsid_child"], ""),
+])
+def test_a_process_in_a_session_of_its_own_does_not_outlive_the_run(implementation, spawn):
+    """Issue 26.1e: a child started with setsid / start_new_session=True escaped the kill of
+    the worker's process group (8 implementations left a sleep behind), and so did one whose
+    parent exited (an orphan)."""
+    marker = f"bleu-harness-test-{spawn or 'callable'}-{time.monotonic_ns()}"
+    done = cli("run", *implementation, "--claims", "nltk", TIES, "--select", "tie-t*",
+               "--backend", "nltk", "--timeout", "2", timeout=30,
+               env={"FAKE_SPAWN": f"{spawn}:{marker}", "FUZZ_MARKER": marker})
+    assert done.code in (0, 1) and "Traceback" not in done.err, done
+    assert no_marked_process_left(marker)
+
+
+def test_a_process_in_a_session_of_its_own_does_not_outlive_an_interrupted_run():
+    import os
+    import signal
+
+    marker = f"bleu-harness-test-interrupted-{time.monotonic_ns()}"
+    harness = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--implementation-cmd", f"{FAKE} hang",
+         "--claims", "nltk", TIES, "--backend", "nltk", "--timeout", "30"],
+        cwd=TESTS, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "FAKE_SPAWN": f"child:{marker}"})
+    try:
+        deadline = time.monotonic() + 20
+        while not marked(marker) and time.monotonic() < deadline:  # the worker started
+            time.sleep(0.05)
+        time.sleep(1.0)  # and hangs on its first request of the run
+        harness.send_signal(signal.SIGINT)
+        assert harness.wait(timeout=20) == 130
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+    assert "Traceback" not in harness.stderr.read()
+    assert no_marked_process_left(marker)
