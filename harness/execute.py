@@ -490,6 +490,9 @@ class Executor:
         except ValueError as error:
             return self._fail(worker, HarnessError(GARBAGE, f"an answer that is not JSON "
                                                             f"({error}): {text[:80]!r}"))
+        except RecursionError:
+            return self._fail(worker, HarnessError(GARBAGE, f"an answer nested too deep "
+                                                            f"for JSON: {text[:80]!r}"))
         if not isinstance(answer, dict):
             return self._fail(worker, HarnessError(GARBAGE, f"an answer that is not a JSON "
                                                             f"object: {text[:80]!r}"))
@@ -644,10 +647,12 @@ def request_body(request: Request, backend: Backend) -> dict[str, Any]:
 
 def outcome_of(answer: Mapping[str, Any], backend: Backend) -> Outcome:
     """A protocol answer as an Outcome: the score (a number or a list of numbers), the
-    exception the implementation raised, or -- from the harness's own workers --
-    ``unsupported`` and the figures beside the score."""
+    exception the implementation raised, ``garbage`` (what it returned is not a score), or --
+    from the harness's own workers -- ``unsupported`` and the figures beside the score."""
+    if "garbage" in answer:
+        return HarnessError(GARBAGE, str(answer["garbage"]))
     if "error" in answer:
-        return Raised(str(answer.get("type") or "error"), str(answer["error"]))
+        return raised_of(answer)
     if backend.protocol == HARNESS_PROTOCOL and "unsupported" in answer:
         return Unsupported(str(answer["unsupported"]))
     if "score" in answer:
@@ -662,6 +667,25 @@ def outcome_of(answer: Mapping[str, Any], backend: Backend) -> Outcome:
         return HarnessError(PROTOCOL, str(answer["fatal"]))
     return HarnessError(GARBAGE, f"neither 'score' nor 'error' in the answer: "
                                  f"{json.dumps(answer)[:80]}")
+
+
+def raised_of(answer: Mapping[str, Any]) -> Outcome:
+    """``{"error": "message", "type": "ExceptionName"}`` as the exception the implementation
+    raised; an error answer whose message is not a string, or whose type is not one line
+    naming the exception (a list, a number, empty), is garbage: it must not satisfy a
+    ``raises:`` expectation."""
+    message, error_type = answer["error"], answer.get("type")
+    if (not isinstance(error_type, str) or not error_type.strip()
+            or not error_type.isprintable() or not isinstance(message, str)):
+        return HarnessError(GARBAGE, "an error answer must give the exception's type and "
+                                     "message as strings, e.g. {\"error\": \"division by zero\""
+                                     ", \"type\": \"ZeroDivisionError\"}; got "
+                                     + _brief(json.dumps(dict(answer))))
+    return Raised(error_type, message)
+
+
+def _brief(text: str) -> str:
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _described(outcome: Outcome) -> str:

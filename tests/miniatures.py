@@ -87,13 +87,14 @@ def wrong_scale(hypotheses, references, level, **options):
 
 
 def wrong_type(hypotheses, references, level, **options):
+    """A dict, which ``float()`` does not take (a string of a number it does)."""
     if _startup(hypotheses):
         return 1.0
-    return str(_nltk(hypotheses, references, level, **options))
+    return {"bleu": _nltk(hypotheses, references, level, **options)}
 
 
 def wrong_type_always(hypotheses, references, level, **options):
-    return str(_nltk(hypotheses, references, level, **options))
+    return {"bleu": _nltk(hypotheses, references, level, **options)}
 
 
 def crashes_the_interpreter(hypotheses, references, level, **options):
@@ -127,6 +128,44 @@ def spawns_a_setsid_child(hypotheses, references, level, **options):
                      start_new_session=True, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL)
     return _nltk(hypotheses, references, level, **options)
+
+
+class Unprintable:
+    """Neither ``float()`` nor ``repr()`` of it works (both raise KeyError)."""
+
+    def __float__(self):
+        raise KeyError("no float")
+
+    def __repr__(self):
+        raise KeyError("no repr")
+
+
+def unprintable(hypotheses, references, level, **options):
+    return 1.0 if _startup(hypotheses) else Unprintable()
+
+
+def deeply_nested(hypotheses, references, level, **options):
+    """A list nested 900 deep (``repr`` and ``json.dumps`` of it hit the recursion limit)."""
+    if _startup(hypotheses):
+        return 1.0
+    nested: list = [1.0]
+    for _ in range(900):
+        nested = [nested]
+    return nested
+
+
+def scalar_as_list(hypotheses, references, level, **options):
+    """NLTK's score, as a list of one where NLTK returns a number."""
+    return [_nltk(hypotheses, references, level, **options)]
+
+
+def returns_a_string(hypotheses, references, level, **options):
+    """NLTK's score as a string, which ``float()`` takes."""
+    return str(_nltk(hypotheses, references, level, **options))
+
+
+def returns_nan_always(hypotheses, references, level, **options):
+    return float("nan")
 
 
 def huge_integer(hypotheses, references, level, **options):

@@ -11,7 +11,19 @@ from xml.etree import ElementTree
 
 import pytest
 from rich.console import Console
-from runs import CORPUS, FAKE, TESTS, alive, checks, cli, end, marked, run
+from runs import (
+    CORPUS,
+    FAKE,
+    TESTS,
+    alive,
+    case_file,
+    checks,
+    cli,
+    end,
+    marked,
+    one_case,
+    run,
+)
 
 import harness.pipeline as pipeline
 from harness.backends.base import LIBRARY, Backend
@@ -297,3 +309,62 @@ def test_a_process_in_a_session_of_its_own_does_not_outlive_an_interrupted_run()
             harness.kill()
     assert "Traceback" not in harness.stderr.read()
     assert no_marked_process_left(marker)
+
+
+RAISES = ("{convention: nltk, raises: ZeroDivisionError, provenance: {kind: documented, "
+          "source: s, where: w}}")
+
+
+@pytest.mark.parametrize("implementation", [
+    {"implementation": "miniatures:unprintable"},
+    {"implementation": "miniatures:deeply_nested"},
+    {"implementation_cmd": f"{FAKE} error-type-list"},
+    {"implementation_cmd": f"{FAKE} deep"},
+])
+def test_garbage_is_an_error_not_the_exception_a_case_expects(tmp_path, implementation):
+    """Issue 26.10: an object whose float() and repr() raise was reported as "raised
+    KeyError", a list 900 deep as "raised RecursionError", ``"type": ["KeyError"]`` was taken
+    for a raise -- and each passed ``raises:`` (any exception does, for an implementation
+    under test); 100,000 nested ``[`` from a command crashed the harness. The worker's own
+    failures are garbage, never the implementation's exceptions."""
+    path = case_file(tmp_path, "raises.yaml", one_case("r", RAISES, hyp="x y", refs="[a b]"))
+    result, lines = run(**implementation, claims="nltk", paths=(str(path),), timeout=5.0)
+    mine = checks(result, "expectation")
+    assert mine and all(r.verdict == ERROR and r.actual.kind == "harness-error"
+                        and r.actual.error == "garbage" for r in mine), mine
+    assert result.exit_code == 1 and lines[-1]["status"] == "complete"
+
+
+@pytest.mark.parametrize("implementation", [
+    {"implementation": "miniatures:scalar_as_list"},
+    {"implementation_cmd": f"{FAKE} scalar-as-list"},
+])
+def test_a_list_of_one_where_the_library_returns_a_number_fails(tmp_path, implementation):
+    """Issue 26.10: ``[score]`` passed the expectation check (its first element was taken)."""
+    path = case_file(tmp_path, "one.yaml", one_case(hyp="a b c d e", refs="[a b c d e]"))
+    result, _ = run(**implementation, claims="nltk", paths=(str(path),))
+    mine = checks(result, "expectation")
+    assert mine and all(r.verdict == FAIL for r in mine)
+    assert "a list" in mine[0].message
+    assert result.exit_code == 1
+
+
+def test_a_score_as_a_string_float_takes_is_a_score(tmp_path):
+    """Issue 26.13: the README says "anything float() takes"; "1.0" was refused."""
+    path = case_file(tmp_path, "one.yaml", one_case())
+    result, _ = run(implementation="miniatures:returns_a_string", claims="nltk",
+                    paths=(str(path),))
+    assert checks(result, "expectation", PASS) and result.exit_code == 0
+
+
+@pytest.mark.parametrize("command", [
+    ["fingerprint"], ["explain", "--claims", "nltk", "--hyp", "a b c", "--ref", "a b d"]])
+def test_an_answer_nested_too_deep_for_json_stops_explain_and_fingerprint_cleanly(command,
+                                                                                   capsys):
+    """Issue 26.10: 100,000 nested ``[`` raised RecursionError out of json.loads (only
+    ValueError was caught): a traceback from explain and fingerprint."""
+    from harness.cli import main
+
+    assert main([*command, "--implementation-cmd", f"{FAKE} deep-always"]) == 2
+    err = capsys.readouterr().err
+    assert "nested too deep" in err and err.count("\n") == 1
