@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
 import secrets
 import selectors
@@ -230,6 +231,12 @@ class Executor:
                     results[name] = _status(
                         backend, FAILED, "it did not answer a trivial request (hypothesis "
                         f"'a b c d' against itself) with a score: {_described(outcome)}")
+                    continue
+                if not all(math.isfinite(score) for score in outcome.scores):
+                    results[name] = _status(
+                        backend, FAILED, "it answered a trivial request (hypothesis 'a b c d' "
+                        f"against itself) with {shown(outcome)}, not a finite score (1, or "
+                        "100 on a 0-100 scale)")
                     continue
             results[name] = _status(backend, READY, "", *described[name])
         self.infos.update(results)

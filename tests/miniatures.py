@@ -78,7 +78,7 @@ def hangs_always(hypotheses, references, level, **options):
 
 
 def returns_nan(hypotheses, references, level, **options):
-    return float("nan")
+    return 1.0 if _startup(hypotheses) else float("nan")
 
 
 def wrong_scale(hypotheses, references, level, **options):
