@@ -50,7 +50,17 @@ from harness.backends.base import (
 )
 from harness.backends.external import CALLABLE_PROTOCOL
 from harness.errors import UsageError
-from harness.reaper import MARK, adopted_zombies, descendants, parents, set_subreaper, sweep
+from harness.reaper import (
+    MARK,
+    Sweep,
+    descendants,
+    hold_subreaper,
+    processes,
+    reap_adopted,
+    release_subreaper,
+    running,
+    sweep,
+)
 from harness.records import (
     CRASH,
     GARBAGE,
@@ -162,9 +172,7 @@ class Executor:
         #: Every worker and what it starts carries MARK=<this>.<n>. (harness.reaper).
         self._mark = f"{os.getpid()}-{secrets.token_hex(4)}."
         self._started: set[int] = set()  # the pids of every worker started
-        self._children_before = {pid for pid, parent in parents().items()
-                                 if parent == os.getpid()}
-        self._was_subreaper = set_subreaper(True)
+        hold_subreaper()
 
     # --- starting -------------------------------------------------------------------------
 
@@ -572,9 +580,9 @@ class Executor:
                 self.selector.unregister(stream.fileno())
             except (KeyError, ValueError, OSError):
                 pass
-        below = descendants([process.pid], parents())  # before they are orphaned
+        below = descendants([process.pid], running(processes()))  # before they are orphaned
         _end_group(process)
-        sweep(None, below, self._spared())
+        sweep(self._sweep(), below)
         for stream in (process.stdout, process.stderr, process.stdin):
             try:
                 stream.close()
@@ -603,15 +611,15 @@ class Executor:
             except subprocess.TimeoutExpired:
                 pass
             self._kill(worker)
-        sweep(self._mark, spare=self._spared())
-        adopted_zombies(self._spared())
-        set_subreaper(self._was_subreaper)
+        sweep(self._sweep(), everywhere=True)
+        reap_adopted(self._sweep())
+        release_subreaper()
         self.selector.close()
 
-    def _spared(self) -> set[int]:
-        """What a sweep leaves alone: the workers (their Popen waits for them) and the
-        children this process had before the executor started."""
-        return self._started | self._children_before
+    def _sweep(self) -> Sweep:
+        """What is this executor's to end: what its workers started (harness.reaper)."""
+        started = frozenset(self._started)
+        return Sweep(self._mark, started, started)
 
     def __enter__(self) -> Executor:
         return self

@@ -1,18 +1,21 @@
 """No process a worker starts outlives the run, whatever it does to escape.
 
 Killing a worker's process group misses what leaves the group: a child started with
-``setsid`` or ``start_new_session=True``, and one whose parent exited (an orphan). Three
-things find them all (issue 26.1e):
+``setsid`` or ``start_new_session=True``, and one whose parent exited (an orphan). What
+finds them (issue 26.1e):
 
-* every worker carries a mark in its environment (``BLEU_HARNESS_WORKER=<token>``), which
-  its descendants inherit, so a process is found by its mark wherever it ended up;
-* the harness makes itself a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``, Linux),
-  so an orphan of a worker is re-parented to the harness, not to init, and is found among
-  the harness's own children (even one that cleared its environment);
-* the tree under a worker (``/proc/*/stat`` parent links) is taken before it is killed.
+* the tree under a worker (``/proc/*/stat`` parent links), taken before it is killed;
+* the harness makes itself a *child subreaper* while an executor runs
+  (``prctl(PR_SET_CHILD_SUBREAPER)``, Linux), so an orphan of a worker is re-parented to the
+  harness, not to init; an adopted child is the harness's to end when it is in the session of
+  one of its workers or carries the executor's mark;
+* every worker carries a mark in its environment (``BLEU_HARNESS_WORKER=<mark>``), which
+  its descendants inherit, so that at the end a process is found by its mark wherever it
+  ended up.
 
-Where ``/proc`` or ``prctl`` is missing (not Linux), each of these finds nothing and the
-process-group kill is all there is.
+Only a process that leaves its session, clears its environment and is orphaned at once
+escapes all three. Where ``/proc`` or ``prctl`` is missing (not Linux), each finds nothing
+and the process-group kill is all there is.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ import ctypes.util
 import os
 import signal
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 #: The environment variable that marks a worker and everything it starts.
@@ -39,7 +43,7 @@ def _prctl():
         return None
 
 
-def set_subreaper(on: bool) -> bool:
+def _set_subreaper(on: bool) -> bool:
     """Make this process a child subreaper (or stop being one); returns whether it was one
     before (``False`` where ``prctl`` is missing)."""
     prctl = _prctl()
@@ -52,33 +56,59 @@ def set_subreaper(on: bool) -> bool:
     return bool(before.value)
 
 
-def _processes() -> Iterator[tuple[int, bytes, int]]:
-    """Every process as (pid, state, parent pid), from ``/proc/PID/stat`` (nothing without
-    ``/proc``)."""
+_holders: list[bool] = []  # one entry per executor open; the first holds the state before
+
+
+def hold_subreaper() -> None:
+    """An executor starts: this process adopts the orphans of its workers."""
+    _holders.append(_set_subreaper(True) if not _holders else True)
+
+
+def release_subreaper() -> None:
+    """An executor ended: once the last one has, this process is what it was before."""
+    if _holders:
+        before = _holders.pop()
+        if not _holders:
+            _set_subreaper(before)
+
+
+@dataclass(frozen=True)
+class Process:
+    pid: int
+    state: bytes
+    parent: int
+    session: int
+
+
+def processes() -> dict[int, Process]:
+    """Every process, from ``/proc/PID/stat`` (none without ``/proc``)."""
+    table: dict[int, Process] = {}
     try:
         entries = list(PROC.iterdir())
     except OSError:
-        return
+        return table
     for entry in entries:
         if not entry.name.isdigit():
             continue
         try:
             fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-            yield int(entry.name), fields[0], int(fields[1])
+            table[int(entry.name)] = Process(int(entry.name), fields[0], int(fields[1]),
+                                             int(fields[3]))
         except (OSError, IndexError, ValueError):
             continue
+    return table
 
 
-def parents() -> dict[int, int]:
-    """Every running process's parent (a zombie is already gone)."""
-    return {pid: parent for pid, state, parent in _processes() if state != b"Z"}
+def running(table: dict[int, Process]) -> dict[int, Process]:
+    """Those that run (a zombie is already gone)."""
+    return {pid: p for pid, p in table.items() if p.state != b"Z"}
 
 
-def descendants(roots: Iterable[int], table: dict[int, int]) -> set[int]:
+def descendants(roots: Iterable[int], table: dict[int, Process]) -> set[int]:
     """Every process below ``roots`` in the parent links of ``table``."""
     children: dict[int, list[int]] = {}
-    for pid, parent in table.items():
-        children.setdefault(parent, []).append(pid)
+    for process in table.values():
+        children.setdefault(process.parent, []).append(process.pid)
     found: set[int] = set()
     todo = list(roots)
     while todo:
@@ -104,19 +134,35 @@ def carrying(mark: str, pids: Iterable[int]) -> set[int]:
     return found
 
 
-def sweep(mark: str | None, extra: Iterable[int] = (), spare: Iterable[int] = ()) -> set[int]:
-    """Kill ``extra``, every orphan the harness adopted (a child of this process not in
-    ``spare``) and, unless ``mark`` is ``None``, every process that carries ``mark``; a few
-    rounds, so that what they start while being killed is caught too; then collect the exit
-    of the adopted ones. Returns the processes killed."""
-    me, spare = os.getpid(), set(spare) | {os.getpid()}
+@dataclass(frozen=True)
+class Sweep:
+    """What one executor's sweeps look for: its ``mark``, the ``sessions`` of its workers
+    (each worker leads its own), and what they leave alone (``spare``: the workers
+    themselves, whose ``Popen`` waits for them)."""
+
+    mark: str
+    sessions: frozenset[int]
+    spare: frozenset[int]
+
+    def ours(self, process: Process) -> bool:
+        """An adopted child of this process that came from a worker."""
+        return (process.parent == os.getpid() and process.pid not in self.spare
+                and (process.session in self.sessions or bool(carrying(self.mark,
+                                                                       [process.pid]))))
+
+
+def sweep(scope: Sweep, extra: Iterable[int] = (), everywhere: bool = False) -> set[int]:
+    """Kill ``extra``, every orphan of a worker the harness adopted and, ``everywhere``,
+    every process that carries the mark (reading every process's environment: done once,
+    at the end); a few rounds, so that what they start while being killed is caught too;
+    then collect the exit of the adopted ones. Returns the processes killed."""
     targets, killed = set(extra), set()
     for _ in range(5):
-        table = parents()
-        targets |= {pid for pid, parent in table.items() if parent == me}
-        if mark is not None:
-            targets |= carrying(mark, table)
-        targets = (targets & set(table)) - spare - killed
+        table = running(processes())
+        targets |= {pid for pid, process in table.items() if scope.ours(process)}
+        if everywhere:
+            targets |= carrying(scope.mark, table)
+        targets = (targets & set(table)) - scope.spare - {os.getpid()} - killed
         if not targets:
             break
         for pid in targets:
@@ -130,12 +176,12 @@ def sweep(mark: str | None, extra: Iterable[int] = (), spare: Iterable[int] = ()
     return killed
 
 
-def adopted_zombies(spare: Iterable[int]) -> None:
-    """Collect the exit of this process's children that ended on their own and are not in
-    ``spare`` (orphans of workers, adopted as subreaper): no zombie is left behind."""
-    me, spare = os.getpid(), set(spare)
-    _reap([pid for pid, state, parent in _processes()
-           if state == b"Z" and parent == me and pid not in spare], seconds=0.0)
+def reap_adopted(scope: Sweep) -> None:
+    """Collect the exit of adopted orphans of workers that ended on their own: no zombie of
+    theirs is left behind."""
+    _reap([pid for pid, process in processes().items() if process.state == b"Z"
+           and process.parent == os.getpid() and process.pid not in scope.spare
+           and process.session in scope.sessions], seconds=0.0)
 
 
 def _reap(pids: Iterable[int], seconds: float = 1.0) -> None:
