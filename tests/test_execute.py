@@ -4,6 +4,8 @@ whatever an implementation does becomes an outcome, never a hang or a harness tr
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -288,9 +290,6 @@ def test_a_process_in_a_session_of_its_own_does_not_outlive_the_run(implementati
 
 
 def test_a_process_in_a_session_of_its_own_does_not_outlive_an_interrupted_run():
-    import os
-    import signal
-
     marker = f"bleu-harness-test-interrupted-{time.monotonic_ns()}"
     harness = subprocess.Popen(
         [sys.executable, "-m", "harness", "run", "--implementation-cmd", f"{FAKE} hang",
