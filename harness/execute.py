@@ -12,14 +12,20 @@ Reads and writes are non-blocking, so none of these can hang a run:
 
 Each worker runs in its own session (process group); a worker that misbehaves is killed with
 its whole group -- children that inherited its stdout included -- and the next request gets a
-new one. At the end every group is ended, so no process outlives the run.
+new one. At the end every group is ended, so no process outlives the run; what left a group
+(``setsid``, an orphan) is found and ended too (``harness.reaper``).
+
+Every wait has a deadline, checked whatever state the worker is in: a request sent to a
+worker that has already ended fails at once, with the reason it ended.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -44,6 +50,17 @@ from harness.backends.base import (
 )
 from harness.backends.external import CALLABLE_PROTOCOL
 from harness.errors import UsageError
+from harness.reaper import (
+    MARK,
+    Sweep,
+    descendants,
+    hold_subreaper,
+    processes,
+    reap_adopted,
+    release_subreaper,
+    running,
+    sweep,
+)
 from harness.records import (
     CRASH,
     GARBAGE,
@@ -107,6 +124,7 @@ class Worker:
     """One worker process of one backend, and the requests it has in hand (in order)."""
 
     backend: Backend
+    mark: str = ""  # in its environment and its descendants' (harness.reaper)
     process: subprocess.Popen | None = None
     buffer: bytearray = field(default_factory=bytearray)
     stderr: bytearray = field(default_factory=bytearray)
@@ -115,14 +133,20 @@ class Worker:
     written: int = 0  # bytes it has taken
     inflight: deque[Sent] = field(default_factory=deque)
     deadline: float = 0.0  # of the request at the head
+    #: Why it was ended, once it is: what a request sent to it afterwards fails with.
+    death: Outcome | None = None
 
     @property
     def alive(self) -> bool:
         return self.process is not None
 
     def stderr_tail(self) -> str:
+        """Its last three lines on stderr, without the frames of a Python traceback (the
+        exception's own line says what went wrong)."""
         text = self.stderr.decode("utf-8", "replace").strip()
-        return " | ".join(line for line in text.splitlines()[-3:] if line.strip())
+        lines = [line for line in text.splitlines() if line.strip()
+                 and not line.startswith((" ", "\t", "Traceback (most recent call last)"))]
+        return " | ".join(lines[-3:])
 
 
 class Executor:
@@ -145,6 +169,10 @@ class Executor:
         self.finished: dict[int, Finished] = {}
         self._next_ident = 1
         self._closed = False
+        #: Every worker and what it starts carries MARK=<this>.<n>. (harness.reaper).
+        self._mark = f"{os.getpid()}-{secrets.token_hex(4)}."
+        self._started: set[int] = set()  # the pids of every worker started
+        hold_subreaper()
 
     # --- starting -------------------------------------------------------------------------
 
@@ -212,6 +240,12 @@ class Executor:
                         backend, FAILED, "it did not answer a trivial request (hypothesis "
                         f"'a b c d' against itself) with a score: {_described(outcome)}")
                     continue
+                if not all(math.isfinite(score) for score in outcome.scores):
+                    results[name] = _status(
+                        backend, FAILED, "it answered a trivial request (hypothesis 'a b c d' "
+                        f"against itself) with {shown(outcome)}, not a finite score (1, or "
+                        "100 on a 0-100 scale)")
+                    continue
             results[name] = _status(backend, READY, "", *described[name])
         self.infos.update(results)
         return [results[b.name] for b in backends]
@@ -221,26 +255,37 @@ class Executor:
         """Send each named worker one startup request; wait for every answer or failure."""
         idents = {name: self._send(workers[name], None, body, self.startup_timeout)
                   for name, body in bodies.items()}
-        while any(ident not in self.finished for ident in idents.values()):
+        # Each request has its own deadline (checked by _pump); this one bounds the loop
+        # itself, whatever state the workers are in.
+        deadline = time.monotonic() + self.startup_timeout + 1.0
+        while (any(ident not in self.finished for ident in idents.values())
+               and time.monotonic() < deadline):
             self._pump(self._wait_time())
-        answers = {}
+        answers: dict[str, dict[str, Any] | Outcome] = {}
         for name, ident in idents.items():
-            done = self.finished.pop(ident)
+            done = self.finished.pop(ident, None)
+            if done is None:
+                self._fail(workers[name], Timeout(self.startup_timeout, "did not answer "
+                                                  f"within {self.startup_timeout:g} s"))
+                done = self.finished.pop(ident)
             answers[name] = done.answer if done.answer is not None else done.failure
         return answers
 
     def _new_worker(self, backend: Backend) -> Worker:
-        worker = Worker(backend)
+        worker = Worker(backend, mark=f"{self._mark}{len(self._started)}.")
         self._spawn_error = ""
+        environment = dict(backend.env if backend.env is not None else os.environ)
+        environment[MARK] = worker.mark
         try:
             worker.process = subprocess.Popen(
                 backend.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True, cwd=backend.cwd,
-                env=dict(backend.env) if backend.env is not None else None)
+                env=environment)
         except (OSError, ValueError) as error:
             self._spawn_error = (f"cannot start {' '.join(backend.command)}: "
                                  f"{getattr(error, 'strerror', None) or error}")
             return worker
+        self._started.add(worker.process.pid)
         for stream, name in ((worker.process.stdout, "out"), (worker.process.stderr, "err")):
             os.set_blocking(stream.fileno(), False)
             self.selector.register(stream.fileno(), selectors.EVENT_READ, (worker, name))
@@ -325,6 +370,10 @@ class Executor:
     def _send(self, worker: Worker, request: Request | None, body: dict[str, Any] | None,
               timeout: float) -> int:
         ident = self._take_ident()
+        if not worker.alive:  # it died before this request: it fails at once, and says why
+            self.finished[ident] = Finished(ident, request, worker.backend,
+                                            failure=worker.death or _GONE)
+            return ident
         if body is None:
             body = request_body(request, worker.backend)
         body["id"] = ident
@@ -371,7 +420,8 @@ class Executor:
             pass
 
     def _wait_time(self) -> float:
-        deadlines = [w.deadline for ws in self.workers.values() for w in ws if w.inflight]
+        deadlines = [w.deadline if w.alive else 0.0
+                     for ws in self.workers.values() for w in ws if w.inflight]
         if not deadlines:
             return 0.5
         return max(0.0, min(min(deadlines) - time.monotonic(), 0.5))
@@ -389,7 +439,9 @@ class Executor:
         now = time.monotonic()
         for workers in list(self.workers.values()):
             for worker in list(workers):
-                if worker.alive and worker.inflight and now > worker.deadline:
+                if worker.inflight and not worker.alive:  # nothing will answer them
+                    self._fail(worker, worker.death or _GONE)
+                elif worker.inflight and now > worker.deadline:
                     head = worker.inflight[0]
                     what = "read its request" if worker.written < head.end else "answer"
                     self._fail(worker, Timeout(head.timeout,
@@ -439,7 +491,9 @@ class Executor:
         if not raw.strip():
             return
         if not worker.inflight:  # output nobody asked for: the worker is out of step
-            self._kill(worker)
+            when = "before any request" if not worker.queued else "that no request asked for"
+            text = raw[:80].decode("utf-8", "replace")
+            self._kill(worker, HarnessError(PROTOCOL, f"printed output {when}: {text!r}"))
             return
         try:
             text = raw.decode("utf-8")
@@ -451,6 +505,9 @@ class Executor:
         except ValueError as error:
             return self._fail(worker, HarnessError(GARBAGE, f"an answer that is not JSON "
                                                             f"({error}): {text[:80]!r}"))
+        except RecursionError:
+            return self._fail(worker, HarnessError(GARBAGE, f"an answer nested too deep "
+                                                            f"for JSON: {text[:80]!r}"))
         if not isinstance(answer, dict):
             return self._fail(worker, HarnessError(GARBAGE, f"an answer that is not a JSON "
                                                             f"object: {text[:80]!r}"))
@@ -470,14 +527,19 @@ class Executor:
             worker.deadline = time.monotonic() + worker.inflight[0].timeout
 
     def _closed_stdout(self, worker: Worker) -> None:
+        """End of its stdout: it exited (the failure says with which code and what it said
+        on stderr), or closed its stdout and runs on. Either way it is ended; the request at
+        its head, or the next one sent to it, fails with that reason."""
+        try:
+            worker.process.wait(timeout=0.25)
+        except subprocess.TimeoutExpired:
+            reason: Outcome = HarnessError(PROTOCOL, "closed its standard output"
+                                           + (" without answering" if worker.inflight else ""))
+        else:
+            reason = self._exit_failure(worker)
         if worker.inflight:
-            try:
-                worker.process.wait(timeout=0.25)
-            except subprocess.TimeoutExpired:
-                return self._fail(worker, HarnessError(
-                    PROTOCOL, "closed its standard output without answering"))
-            return self._fail(worker, self._exit_failure(worker))
-        self._kill(worker)
+            return self._fail(worker, reason)
+        self._kill(worker, reason)
 
     def _exit_failure(self, worker: Worker) -> Outcome:
         try:
@@ -503,9 +565,13 @@ class Executor:
                 self.finished[sent.ident] = Finished(sent.ident, None, worker.backend,
                                                      failure=failure)
         worker.inflight.clear()
-        self._kill(worker)
+        self._kill(worker, failure)
 
-    def _kill(self, worker: Worker) -> None:
+    def _kill(self, worker: Worker, reason: Outcome | None = None) -> None:
+        """End the worker (its whole process group); ``reason`` is what any request sent to
+        it from now on fails with."""
+        if worker.death is None:
+            worker.death = reason
         process = worker.process
         if process is None:
             return
@@ -514,7 +580,9 @@ class Executor:
                 self.selector.unregister(stream.fileno())
             except (KeyError, ValueError, OSError):
                 pass
+        below = descendants([process.pid], running(processes()))  # before they are orphaned
         _end_group(process)
+        sweep(self._sweep(), below)
         for stream in (process.stdout, process.stderr, process.stdin):
             try:
                 stream.close()
@@ -543,13 +611,25 @@ class Executor:
             except subprocess.TimeoutExpired:
                 pass
             self._kill(worker)
+        sweep(self._sweep(), everywhere=True)
+        reap_adopted(self._sweep())
+        release_subreaper()
         self.selector.close()
+
+    def _sweep(self) -> Sweep:
+        """What is this executor's to end: what its workers started (harness.reaper)."""
+        started = frozenset(self._started)
+        return Sweep(self._mark, started, started)
 
     def __enter__(self) -> Executor:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: What a request to a worker ended without a recorded reason fails with.
+_GONE = HarnessError(CRASH, "the worker had already ended")
 
 
 def _end_group(process: subprocess.Popen) -> None:
@@ -582,10 +662,12 @@ def request_body(request: Request, backend: Backend) -> dict[str, Any]:
 
 def outcome_of(answer: Mapping[str, Any], backend: Backend) -> Outcome:
     """A protocol answer as an Outcome: the score (a number or a list of numbers), the
-    exception the implementation raised, or -- from the harness's own workers --
-    ``unsupported`` and the figures beside the score."""
+    exception the implementation raised, ``garbage`` (what it returned is not a score), or --
+    from the harness's own workers -- ``unsupported`` and the figures beside the score."""
+    if "garbage" in answer:
+        return HarnessError(GARBAGE, str(answer["garbage"]))
     if "error" in answer:
-        return Raised(str(answer.get("type") or "error"), str(answer["error"]))
+        return raised_of(answer)
     if backend.protocol == HARNESS_PROTOCOL and "unsupported" in answer:
         return Unsupported(str(answer["unsupported"]))
     if "score" in answer:
@@ -600,6 +682,25 @@ def outcome_of(answer: Mapping[str, Any], backend: Backend) -> Outcome:
         return HarnessError(PROTOCOL, str(answer["fatal"]))
     return HarnessError(GARBAGE, f"neither 'score' nor 'error' in the answer: "
                                  f"{json.dumps(answer)[:80]}")
+
+
+def raised_of(answer: Mapping[str, Any]) -> Outcome:
+    """``{"error": "message", "type": "ExceptionName"}`` as the exception the implementation
+    raised; an error answer whose message is not a string, or whose type is not one line
+    naming the exception (a list, a number, empty), is garbage: it must not satisfy a
+    ``raises:`` expectation."""
+    message, error_type = answer["error"], answer.get("type")
+    if (not isinstance(error_type, str) or not error_type.strip()
+            or not error_type.isprintable() or not isinstance(message, str)):
+        return HarnessError(GARBAGE, "an error answer must give the exception's type and "
+                                     "message as strings, e.g. {\"error\": \"division by zero\""
+                                     ", \"type\": \"ZeroDivisionError\"}; got "
+                                     + _brief(json.dumps(dict(answer))))
+    return Raised(error_type, message)
+
+
+def _brief(text: str) -> str:
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _described(outcome: Outcome) -> str:

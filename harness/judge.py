@@ -111,7 +111,7 @@ def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
     outcome = outcomes.get(planned.subject, NO_ANSWER)
     if planned.check == DRIFT_CHECK:
         if isinstance(outcome, Value) and outcome.figure(e.figure) is None and (
-                not e.figure.startswith("scores.")):
+                e.figure != "score" and not e.figure.startswith("scores.")):
             return None  # a figure the library does not report: nothing to drift
         if isinstance(outcome, Unsupported):
             return _record(case, planned, outcome, UNSUPPORTED, message=outcome.reason)
@@ -150,6 +150,9 @@ def expectation_verdict(outcome: Outcome, e: Expectation,
         if e.figure.startswith("scores."):
             return FAIL, (f"answered {shown(outcome)} where {e.convention} returns a list of "
                           "scores, one per weight vector")
+        if e.figure == "score":
+            return FAIL, (f"answered a list, {shown(outcome)}, where {e.convention} returns "
+                          "one number")
         return UNSUPPORTED, f"it reports the score, not {e.figure}"
     return (PASS, "") if matches(value, e.value, e.compare) else (FAIL, "")
 

@@ -13,11 +13,12 @@ stopped, further signals wait (:func:`harness.signals.hold`) until the footer is
 from __future__ import annotations
 
 import fnmatch
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.backends.base import READY, Backend, BackendInfo
+from harness.backends.base import FAILED, NOT_INSTALLED, READY, Backend, BackendInfo
 from harness.backends.external import callable_backend, command_backend
 from harness.backends.libraries import nltk_backend, sacrebleu_backend
 from harness.backends.optional import (
@@ -145,11 +146,26 @@ def reference_backends(wanted: Sequence[str], library_python: Mapping[str, str])
     if unknown:
         raise UsageError(f"--library-python {unknown[0]}=...: not a library backend (known: "
                          f"{', '.join(n for n in REFERENCE_BACKENDS if n != 'own')})")
+    for name, python in library_python.items():
+        if shutil.which(python) is None:
+            raise UsageError(f"--library-python {name}={python}: no such program (give the "
+                             "path of a Python interpreter with the library installed)")
     chosen = []
     for name in (wanted or REFERENCE_BACKENDS):
         python = library_python.get(name)
         chosen.append(REFERENCE_BACKENDS[name](python) if python else REFERENCE_BACKENDS[name]())
     return chosen
+
+
+def _check_asked_libraries(infos: Sequence[BackendInfo],
+                           library_python: Mapping[str, str]) -> None:
+    """A library the user pointed at an interpreter (``--library-python``) must start: one
+    that is not installed there or does not start stops the run (exit 2), rather than
+    being left out of a run that then passes."""
+    for info in infos:
+        if info.name in library_python and info.status in (NOT_INSTALLED, FAILED):
+            raise StartupError(f"--library-python {info.name}={library_python[info.name]}: "
+                               f"{info.note or info.status}")
 
 
 def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
@@ -206,6 +222,7 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
         else:
             under_test = next(i for i in infos if i.role == "engine")
             claims, is_engine = tuple(CONVENTIONS), True
+        _check_asked_libraries(infos, options.library_python)
         roles = roles_of(infos, under_test, claims, is_engine, divergence_map=engine_wanted)
         header = stream.header_line(infos, loaded.corpus_hash, len(loaded.files),
                                     under_test.name, claims, options.known.describe(),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -101,10 +102,10 @@ class Value:
         object.__setattr__(self, "figures", _frozen(self.figures))
 
     def figure(self, name: str) -> float | None:
-        """The score, ``scores.N`` (of a list answer), or a reported figure; ``None`` if this
-        answer does not hold it."""
-        if name == "score":
-            return self.score
+        """The score (of a number answer), ``scores.N`` (of a list answer), or a reported
+        figure; ``None`` if this answer does not hold it."""
+        if name == "score":  # a list, even of one, is not the number the library returns
+            return None if self.is_list else self.score
         family, _, order = name.partition(".")
         if family == "scores" and order.isdigit():
             index = int(order) - 1
@@ -184,12 +185,19 @@ def value_of(answer: Any) -> Outcome:
     if isinstance(answer, (list, tuple)):
         scores = [number(v) for v in answer]
         if not scores or any(s is None for s in scores):
-            return HarnessError(GARBAGE, f"not a number or a list of numbers: {answer!r:.120}")
+            return HarnessError(GARBAGE, f"not a number or a list of numbers: "
+                                         f"{_SHORT.repr(answer)}")
         return Value(scores[0], tuple(scores), is_list=True)
     score = number(answer)
     if score is None:
-        return HarnessError(GARBAGE, f"not a number: {type(answer).__name__} {answer!r:.120}")
+        return HarnessError(GARBAGE, f"not a number: {type(answer).__name__} "
+                                     f"{_SHORT.repr(answer)}")
     return Value(score)
+
+
+#: ``repr`` bounded in depth and length: an answer may be nested 900 deep or 16 MiB long.
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist = 3, 120, 120, 8
 
 
 def shown(outcome: Outcome) -> str:

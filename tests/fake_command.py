@@ -4,7 +4,14 @@ It answers the harness's startup request (hypothesis "a b c d" against itself) p
 that the run starts, and misbehaves on every other request -- unless the mode ends in
 ``-always``, which misbehaves from the start. Modes: ok, garbage, crash, hang, error,
 wrong-key, stray-line, wrong-id, no-id, not-utf8, close-stdout, never-read, child, big-int,
-log (``ok``, and appends every request to the file argv[2]).
+log (``ok``, and appends every request to the file argv[2]), exit-after-answer (exits after
+each answer it gives, the startup answer included), print-after-startup (a line nobody asked
+for right after the startup answer), deep (100,000 nested ``[``), huge (an answer of
+17 MiB), nan, error-type-list (``"type": ["KeyError"]``), scalar-as-list (``[1.0]``).
+
+With ``FAKE_SPAWN=child:MARKER`` (or ``orphan:MARKER``) in its environment it first starts a
+process in a session of its own, marked with MARKER on its command line: its child, or an
+orphan (its parent exits at once) -- whatever the mode.
 """
 
 import json
@@ -24,6 +31,13 @@ def answer(ident, **fields):
 
 if mode == "child":
     subprocess.Popen(["sleep", "1000"])  # inherits stdout, outlives nothing
+spawn, _, marker = os.environ.get("FAKE_SPAWN", "").partition(":")
+sleeper = [sys.executable, "-c", "import time; time.sleep(300)", marker]
+if spawn == "child":
+    subprocess.Popen(sleeper, start_new_session=True, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+elif spawn == "orphan":  # sh starts it in the background and exits
+    subprocess.run(["sh", "-c", 'setsid "$@" >/dev/null 2>&1 &', "sh", *sleeper])
 for line in sys.stdin:
     request = json.loads(line)
     ident = request["id"]
@@ -35,6 +49,10 @@ for line in sys.stdin:
         answer(ident, score=1.0)
         if mode == "never-read":  # reads nothing more: a big request fills the pipe
             time.sleep(60)
+        elif mode == "exit-after-answer":
+            sys.exit(0)
+        elif mode == "print-after-startup":
+            print("ready for more", flush=True)
         continue
     if mode == "garbage":
         print("this is not json", flush=True)
@@ -59,8 +77,20 @@ for line in sys.stdin:
     elif mode == "close-stdout":
         os.close(1)
         time.sleep(60)
+    elif mode == "deep":
+        print('{"id": %d, "score": %s}' % (ident, "[" * 100000), flush=True)
+    elif mode == "huge":
+        print('{"id": %d, "score": [%s1]}' % (ident, "1, " * (6 * 2**20)), flush=True)
+    elif mode == "nan":
+        print('{"id": %d, "score": NaN}' % ident, flush=True)
+    elif mode == "error-type-list":
+        answer(ident, error="x", type=["KeyError"])
+    elif mode == "scalar-as-list":
+        answer(ident, score=[1.0])
     elif mode == "big-int":
         sys.set_int_max_str_digits(0)
         print('{"id": %d, "score": %s}' % (ident, "9" * 5000), flush=True)
     else:
         answer(ident, score=1.0)
+        if mode == "exit-after-answer":
+            sys.exit(0)

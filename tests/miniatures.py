@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 import warnings
 
@@ -77,7 +78,7 @@ def hangs_always(hypotheses, references, level, **options):
 
 
 def returns_nan(hypotheses, references, level, **options):
-    return float("nan")
+    return 1.0 if _startup(hypotheses) else float("nan")
 
 
 def wrong_scale(hypotheses, references, level, **options):
@@ -86,13 +87,14 @@ def wrong_scale(hypotheses, references, level, **options):
 
 
 def wrong_type(hypotheses, references, level, **options):
+    """A dict, which ``float()`` does not take (a string of a number it does)."""
     if _startup(hypotheses):
         return 1.0
-    return str(_nltk(hypotheses, references, level, **options))
+    return {"bleu": _nltk(hypotheses, references, level, **options)}
 
 
 def wrong_type_always(hypotheses, references, level, **options):
-    return str(_nltk(hypotheses, references, level, **options))
+    return {"bleu": _nltk(hypotheses, references, level, **options)}
 
 
 def crashes_the_interpreter(hypotheses, references, level, **options):
@@ -115,6 +117,55 @@ def spawns_a_child(hypotheses, references, level, **options):
     """Leaves a process behind that inherited stdout; the harness must end it."""
     subprocess.Popen(["sleep", "1000"])
     return _nltk(hypotheses, references, level, **options)
+
+
+def spawns_a_setsid_child(hypotheses, references, level, **options):
+    """Starts a process in a session of its own (out of the worker's process group), marked
+    on its command line with ``$FUZZ_MARKER``, and answers like NLTK; the harness must still
+    end it."""
+    marker = os.environ.get("FUZZ_MARKER", "fuzz-marker")
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", marker],
+                     start_new_session=True, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+    return _nltk(hypotheses, references, level, **options)
+
+
+class Unprintable:
+    """Neither ``float()`` nor ``repr()`` of it works (both raise KeyError)."""
+
+    def __float__(self):
+        raise KeyError("no float")
+
+    def __repr__(self):
+        raise KeyError("no repr")
+
+
+def unprintable(hypotheses, references, level, **options):
+    return 1.0 if _startup(hypotheses) else Unprintable()
+
+
+def deeply_nested(hypotheses, references, level, **options):
+    """A list nested 900 deep (``repr`` and ``json.dumps`` of it hit the recursion limit)."""
+    if _startup(hypotheses):
+        return 1.0
+    nested: list = [1.0]
+    for _ in range(900):
+        nested = [nested]
+    return nested
+
+
+def scalar_as_list(hypotheses, references, level, **options):
+    """NLTK's score, as a list of one where NLTK returns a number."""
+    return [_nltk(hypotheses, references, level, **options)]
+
+
+def returns_a_string(hypotheses, references, level, **options):
+    """NLTK's score as a string, which ``float()`` takes."""
+    return str(_nltk(hypotheses, references, level, **options))
+
+
+def returns_nan_always(hypotheses, references, level, **options):
+    return float("nan")
 
 
 def huge_integer(hypotheses, references, level, **options):

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.pipeline import RunOptions, RunResult, execute_run
@@ -40,6 +45,29 @@ def alive(pids) -> set[int]:
     return running
 
 
+def marked(marker: str) -> set[int]:
+    """The running processes (zombies count as gone) with ``marker`` on their command line."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in command.split(b"\0"):
+                found.add(int(entry.name))
+    return alive(found)
+
+
+def end(pids) -> None:
+    """Kill what a failed test left behind (by pid: only the processes it made)."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def run(**options) -> tuple[RunResult, list[dict]]:
     lines: list[dict] = []
     result = execute_run(RunOptions(**options), lines.append)
@@ -65,3 +93,29 @@ def one_case(case_id: str = "c", expect: str = "", hyp: str = "a b c d",
                         "source: s, where: w}}")
     return (f"  - id: {case_id}\n    description: d\n    tags: []\n    level: sentence\n"
             f"{extra}    segments: [{{hyp: {hyp}, refs: {refs}}}]\n    expect: [{expect}]\n")
+
+
+@dataclass(frozen=True)
+class Cli:
+    """``python -m harness`` run in a subprocess: exit code, output, and how long it took."""
+
+    code: int
+    out: str
+    err: str
+    seconds: float
+
+
+def cli(*arguments: str, cwd: Path = TESTS, timeout: float = 60.0,
+        env: dict[str, str] | None = None) -> Cli:
+    """The command line in its own process, from ``cwd`` (so that ``miniatures`` and the
+    fake programs are importable), with ``env`` added to the environment, killed after
+    ``timeout`` seconds (a hang fails the test instead of hanging it)."""
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-m", "harness", *arguments], cwd=cwd,
+                              capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    except subprocess.TimeoutExpired as hung:
+        raise AssertionError(f"bleu-harness {' '.join(arguments)} still ran after "
+                             f"{timeout:g} s: {hung.stderr!r}") from None
+    return Cli(done.returncode, done.stdout, done.stderr, time.monotonic() - started)

@@ -3,6 +3,9 @@ whatever an implementation does becomes an outcome, never a hang or a harness tr
 
 from __future__ import annotations
 
+import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -10,7 +13,19 @@ from xml.etree import ElementTree
 
 import pytest
 from rich.console import Console
-from runs import CORPUS, FAKE, TESTS, alive, checks, run
+from runs import (
+    CORPUS,
+    FAKE,
+    TESTS,
+    alive,
+    case_file,
+    checks,
+    cli,
+    end,
+    marked,
+    one_case,
+    run,
+)
 
 import harness.pipeline as pipeline
 from harness.backends.base import LIBRARY, Backend
@@ -201,3 +216,154 @@ def test_a_library_that_changed_its_arithmetic_is_drift_not_an_engine_failure(mo
     assert checks(result, "drift", "drift") and not checks(result, verdict=FAIL)
     assert result.exit_code == 0
     assert run(**options, strict_references=True)[0].exit_code == 3
+
+
+def python_program(source: str) -> str:
+    return f"{sys.executable} -c {source!r}"
+
+
+@pytest.mark.parametrize("program, says", [
+    (python_program("import sys; sys.exit(1)"), "exited with code 1"),
+    ("true", "exited with code 0"),
+    (python_program("print('hello, this is my BLEU'); import time; time.sleep(60)"),
+     "hello, this is my BLEU"),
+    (python_program("import no_such_module_anywhere"),
+     "No module named 'no_such_module_anywhere'"),
+    (python_program("import os, time; os.close(1); time.sleep(3600)"),
+     "closed its standard output"),
+])
+def test_a_program_that_fails_before_its_first_answer_stops_the_run_at_once(program, says):
+    """Issue 26.1: each of these ran until killed (the early exit ended the worker while no
+    request was in flight; the startup request then waited on a dead worker forever).
+    Now: exit 2 with one line that says why, within the startup timeout."""
+    done = cli("run", "--implementation-cmd", program, "--claims", "nltk", TIES,
+               "--select", "tie-t*", "--backend", "nltk", "--startup-timeout", "5",
+               "--timeout", "2", timeout=30)
+    assert done.code == 2, done
+    assert says in done.err and done.err.count("\n") == 1 and not done.out
+    assert "Traceback (most recent call last)" not in done.err
+    assert done.seconds < 5 + 10
+
+
+@pytest.mark.parametrize("mode, codes", [
+    ("exit-after-answer", {1}), ("print-after-startup", {0, 1}), ("close-stdout", {1}),
+    ("crash", {1})])
+def test_a_program_that_fails_between_requests_costs_requests_not_the_run(mode, codes):
+    """Issue 26.1, during the run: a worker that exits, closes its output or prints while no
+    request is in flight is ended and replaced; nothing waits on it. (The line printed after
+    the startup answer is garbage for the request in flight when it comes, if one is.)"""
+    done = cli("run", "--implementation-cmd", f"{FAKE} {mode}", "--claims", "nltk", TIES,
+               "--select", "tie-t*", "--backend", "nltk", "--timeout", "2",
+               "--format", "json", timeout=30)
+    assert done.code in codes and "Traceback" not in done.err + done.out, done
+    lines = [json.loads(line) for line in done.out.splitlines()]
+    assert lines[-1]["type"] == "footer" and lines[-1]["status"] == "complete"
+    assert [line for line in lines if line.get("check") == "expectation"]
+
+
+def no_marked_process_left(marker: str) -> bool:
+    """Nothing marked ``marker`` runs (what a failing test left is ended, by pid)."""
+    deadline = time.monotonic() + 2
+    while marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = marked(marker)
+    end(left)
+    return not left
+
+
+@pytest.mark.parametrize("implementation, spawn", [
+    (["--implementation-cmd", f"{FAKE} ok"], "child"),
+    (["--implementation-cmd", f"{FAKE} ok"], "orphan"),
+    (["--implementation-cmd", f"{FAKE} crash"], "child"),
+    (["--implementation", "miniatures:spawns_a_setsid_child"], ""),
+])
+def test_a_process_in_a_session_of_its_own_does_not_outlive_the_run(implementation, spawn):
+    """Issue 26.1e: a child started with setsid / start_new_session=True escaped the kill of
+    the worker's process group (8 implementations left a sleep behind), and so did one whose
+    parent exited (an orphan)."""
+    marker = f"bleu-harness-test-{spawn or 'callable'}-{time.monotonic_ns()}"
+    done = cli("run", *implementation, "--claims", "nltk", TIES, "--select", "tie-t*",
+               "--backend", "nltk", "--timeout", "2", timeout=30,
+               env={"FAKE_SPAWN": f"{spawn}:{marker}", "FUZZ_MARKER": marker})
+    assert done.code in (0, 1) and "Traceback" not in done.err, done
+    assert no_marked_process_left(marker)
+
+
+def test_a_process_in_a_session_of_its_own_does_not_outlive_an_interrupted_run():
+    marker = f"bleu-harness-test-interrupted-{time.monotonic_ns()}"
+    harness = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--implementation-cmd", f"{FAKE} hang",
+         "--claims", "nltk", TIES, "--backend", "nltk", "--timeout", "30"],
+        cwd=TESTS, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "FAKE_SPAWN": f"child:{marker}"})
+    try:
+        deadline = time.monotonic() + 20
+        while not marked(marker) and time.monotonic() < deadline:  # the worker started
+            time.sleep(0.05)
+        time.sleep(1.0)  # and hangs on its first request of the run
+        harness.send_signal(signal.SIGINT)
+        assert harness.wait(timeout=20) == 130
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+    assert "Traceback" not in harness.stderr.read()
+    assert no_marked_process_left(marker)
+
+
+RAISES = ("{convention: nltk, raises: ZeroDivisionError, provenance: {kind: documented, "
+          "source: s, where: w}}")
+
+
+@pytest.mark.parametrize("implementation", [
+    {"implementation": "miniatures:unprintable"},
+    {"implementation": "miniatures:deeply_nested"},
+    {"implementation_cmd": f"{FAKE} error-type-list"},
+    {"implementation_cmd": f"{FAKE} deep"},
+])
+def test_garbage_is_an_error_not_the_exception_a_case_expects(tmp_path, implementation):
+    """Issue 26.10: an object whose float() and repr() raise was reported as "raised
+    KeyError", a list 900 deep as "raised RecursionError", ``"type": ["KeyError"]`` was taken
+    for a raise -- and each passed ``raises:`` (any exception does, for an implementation
+    under test); 100,000 nested ``[`` from a command crashed the harness. The worker's own
+    failures are garbage, never the implementation's exceptions."""
+    path = case_file(tmp_path, "raises.yaml", one_case("r", RAISES, hyp="x y", refs="[a b]"))
+    result, lines = run(**implementation, claims="nltk", paths=(str(path),), timeout=5.0)
+    mine = checks(result, "expectation")
+    assert mine and all(r.verdict == ERROR and r.actual.kind == "harness-error"
+                        and r.actual.error == "garbage" for r in mine), mine
+    assert result.exit_code == 1 and lines[-1]["status"] == "complete"
+
+
+@pytest.mark.parametrize("implementation", [
+    {"implementation": "miniatures:scalar_as_list"},
+    {"implementation_cmd": f"{FAKE} scalar-as-list"},
+])
+def test_a_list_of_one_where_the_library_returns_a_number_fails(tmp_path, implementation):
+    """Issue 26.10: ``[score]`` passed the expectation check (its first element was taken)."""
+    path = case_file(tmp_path, "one.yaml", one_case(hyp="a b c d e", refs="[a b c d e]"))
+    result, _ = run(**implementation, claims="nltk", paths=(str(path),))
+    mine = checks(result, "expectation")
+    assert mine and all(r.verdict == FAIL for r in mine)
+    assert "a list" in mine[0].message
+    assert result.exit_code == 1
+
+
+def test_a_score_as_a_string_float_takes_is_a_score(tmp_path):
+    """Issue 26.13: the README says "anything float() takes"; "1.0" was refused."""
+    path = case_file(tmp_path, "one.yaml", one_case())
+    result, _ = run(implementation="miniatures:returns_a_string", claims="nltk",
+                    paths=(str(path),))
+    assert checks(result, "expectation", PASS) and result.exit_code == 0
+
+
+@pytest.mark.parametrize("command", [
+    ["fingerprint"], ["explain", "--claims", "nltk", "--hyp", "a b c", "--ref", "a b d"]])
+def test_an_answer_nested_too_deep_for_json_stops_explain_and_fingerprint_cleanly(command,
+                                                                                   capsys):
+    """Issue 26.10: 100,000 nested ``[`` raised RecursionError out of json.loads (only
+    ValueError was caught): a traceback from explain and fingerprint."""
+    from harness.cli import main
+
+    assert main([*command, "--implementation-cmd", f"{FAKE} deep-always"]) == 2
+    err = capsys.readouterr().err
+    assert "nested too deep" in err and err.count("\n") == 1

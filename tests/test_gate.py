@@ -76,6 +76,10 @@ def test_exit_1_a_crash_of_the_implementation_never_matches_an_expected_exceptio
     (["--implementation", "miniatures:crashes_always", "--claims", "nltk"], "exited with code 3"),
     (["--implementation", "miniatures:raises_always", "--claims", "nltk"], "RuntimeError"),
     (["--implementation", "miniatures:wrong_type_always", "--claims", "nltk"], "not a number"),
+    (["--implementation", "miniatures:returns_nan_always", "--claims", "nltk"],
+     "with NaN, not a finite score"),
+    (["--implementation-cmd", f"{FAKE} nan-always", "--claims", "nltk"],
+     "with NaN, not a finite score"),
     (["--implementation-cmd", "no-such-command --flag", "--claims", "nltk"], "cannot start"),
     (["--implementation-cmd", f"{FAKE} garbage-always", "--claims", "nltk"], "not JSON"),
     (["--implementation-cmd", "'unclosed", "--claims", "nltk"], "No closing quotation"),
@@ -88,6 +92,21 @@ def test_exit_2_an_implementation_that_does_not_start(arguments, says, capsys):
     assert says in captured.err and captured.err.count("\n") == 1
     assert "Traceback" not in captured.err + captured.out and not captured.out
     assert time.monotonic() - started < 15
+
+
+@pytest.mark.parametrize("python, says", [
+    ("/nonexistent/python", "/nonexistent/python: no such program"),
+    ("false", "exited with code 1"),
+    (sys.executable + " -c 'import sys; sys.exit(1)' #", "no such program"),
+])
+def test_exit_2_a_library_python_that_does_not_run_the_library(python, says, capsys):
+    """Issue 26.13: ``--library-python nltk=/nonexistent/python`` dropped NLTK without a
+    word and exited 0. A library asked for by name must run, or the run stops."""
+    assert main(["run", "--library-python", f"nltk={python}", "--backend", "nltk",
+                 str(CORPUS / "families" / "ref-length.yaml")]) == 2
+    captured = capsys.readouterr()
+    assert says in captured.err and captured.err.count("\n") == 1 and not captured.out
+    assert f"--library-python nltk={python}" in captured.err
 
 
 def test_exit_2_a_hanging_implementation_times_out_at_start(capsys):

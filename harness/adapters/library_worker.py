@@ -12,7 +12,9 @@ carrying its request's ``id``:
   ``{"id": 0, "fatal": "..."}`` when the library does not import;
 * ``{"id": n, "convention", "hypotheses", "references", "level", "options"}`` ->
   ``{"id": n, "score": x}`` (a number, or the list NLTK returns for a list of weight vectors)
-  or ``{"id": n, "error": "...", "type": "ExceptionName"}`` (the library raised).
+  or ``{"id": n, "error": "...", "type": "ExceptionName"}`` (the library raised), or
+  ``{"id": n, "garbage": "..."}`` when what it returned is not a score (the worker's own
+  failure to convert it is never taken for an exception of the library).
 
 The worker's own stdout is moved to stderr before the library is imported, so nothing the
 library prints can be mistaken for an answer.
@@ -22,6 +24,7 @@ import json
 import logging
 import os
 import platform
+import reprlib
 import sys
 import warnings
 
@@ -241,19 +244,51 @@ LIBRARIES = {
 
 # --- the protocol ---------------------------------------------------------------------------
 
+class NotAScore(Exception):
+    """What the code returned is not a number or a list of numbers (garbage)."""
+
+
 def jsonable(value):
-    """What the library returned, as JSON can hold it: numbers (numpy scalars and 0-d
-    tensors through ``float``), lists of them; anything else as its ``repr`` (garbage)."""
-    if isinstance(value, bool) or isinstance(value, (str, bytes)):
-        return repr(value)
-    if isinstance(value, int):
-        return value
+    """What the code returned, as JSON holds it: a number (an int as it is; anything else
+    ``float()`` takes -- numpy scalars, 0-d tensors, the string "0.5" -- as a float), or a
+    flat list or tuple of them. Anything else raises :class:`NotAScore`, which says what it
+    was without trusting it (its ``repr`` may raise, or be a million characters long)."""
     if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
+        return [_number(v) for v in value]
+    return _number(value)
+
+
+def _number(value):
+    if isinstance(value, (list, tuple)):
+        raise NotAScore("a list inside a list: %s" % described(value))
+    if isinstance(value, bool):
+        raise NotAScore("not a number: %s" % described(value))
     try:
-        return float(value)
+        converted = float(value)
     except Exception:
-        return repr(value)
+        raise NotAScore("not a number: %s" % described(value))
+    return value if isinstance(value, int) else converted
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 80, 80
+
+
+def described(value):
+    """``type repr`` of anything, bounded in length and depth, even if its ``repr`` raises."""
+    name = type(value).__name__
+    try:
+        return "%s %s" % (name, _SHORT.repr(value))
+    except Exception as error:
+        return "a %s whose repr() raises %s" % (name, type(error).__name__)
+
+
+def text_of(error):
+    """``str(error)``, or what to say when even that raises."""
+    try:
+        return str(error)
+    except Exception as failure:
+        return "(its str() raises %s)" % type(failure).__name__
 
 
 def protocol_channel():
@@ -266,8 +301,19 @@ def protocol_channel():
 
 
 def score_answer(score):
-    """A handler that answers ``{"score": ...}`` with what ``score(request)`` returns."""
-    return lambda request: {"score": jsonable(score(request))}
+    """A handler that answers ``{"score": ...}`` with what ``score(request)`` returns; only
+    an exception raised by ``score`` itself is the code's (answered as ``error``), one in
+    converting what it returned is ``garbage``."""
+    def answer(request):
+        result = score(request)
+        try:
+            return {"score": jsonable(result)}
+        except NotAScore as garbage:
+            return {"garbage": str(garbage)}
+        except Exception as error:  # a numpy scalar's float() raising, say
+            return {"garbage": "not a number (%s): %s" % (type(error).__name__,
+                                                          described(result))}
+    return answer
 
 
 class Unsupported(Exception):
@@ -283,7 +329,7 @@ def answer_request(handler, request):
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # pyo3's PanicException is a BaseException
-        return {"error": str(error), "type": type(error).__name__}
+        return {"error": text_of(error), "type": type(error).__name__}
 
 
 def serve(info, handler):
@@ -304,9 +350,18 @@ def serve(info, handler):
         else:
             answer = answer_request(handler, request)
         answer["id"] = ident
-        channel.write(json.dumps(answer) + "\n")
+        channel.write(_encoded(answer) + "\n")
         channel.flush()
     return 0
+
+
+def _encoded(answer):
+    """One JSON line; an answer that cannot be encoded is answered as ``garbage``."""
+    try:
+        return json.dumps(answer)
+    except (ValueError, TypeError, RecursionError) as error:
+        return json.dumps({"id": answer.get("id"), "garbage": "an answer JSON cannot hold "
+                           "(%s)" % type(error).__name__})
 
 
 def library_info(name, version_of):
