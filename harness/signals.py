@@ -7,8 +7,12 @@ a second signal must not cut that clean-up short (a footer missing, a worker orp
 traceback from inside a ``finally``). So, once :func:`install` has run:
 
 * the **first** SIGINT raises ``KeyboardInterrupt`` and the first SIGTERM :class:`Terminated`
-  (a ``KeyboardInterrupt``), where the main thread is;
-* every later signal is only recorded: the clean-up the first one started runs to its end;
+  (a ``KeyboardInterrupt``), where the main thread is -- unless it is in a finalizer
+  (``__del__``), where the interpreter would print the exception and drop it: there the
+  signal is sent again a moment later;
+* a later signal is only recorded while the clean-up the first one started unwinds (until
+  the code that handles it calls :func:`hold`, or :data:`UNWIND_SECONDS`); after that it is
+  raised again, as a first one was lost somewhere;
 * after :func:`hold`, no signal raises: a command calls it once its work is done and only
   bounded clean-up is left (closing workers, writing the footer and the reports), so that
   what the stream says and the exit code agree.
@@ -30,6 +34,15 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where SIGINT raises ``KeyboardInterrupt``."""
 
 
+#: After a signal was raised, later ones wait this long for the code it interrupted to
+#: acknowledge it (:func:`hold`, in the ``except`` that handles it): they fall while the
+#: interruption unwinds through clean-up (workers closing). One that comes later still,
+#: unacknowledged, is raised again: the first was swallowed somewhere.
+UNWIND_SECONDS = 2.0
+#: How deep in the stack a finalizer (``__del__``) is looked for.
+FINALIZER_DEPTH = 8
+
+
 class _State:
     """What the handlers know (a plain class: this module imports nothing but ``signal``)."""
 
@@ -37,6 +50,7 @@ class _State:
         self.installed = False
         self.holding = False
         self.raised = False
+        self.raised_at = 0.0
         self.received: list[int] = []
         self.previous: dict[int, object] = {}
 
@@ -45,16 +59,48 @@ _state = _State()
 
 
 def _handle(signum: int, frame) -> None:
+    if _in_finalizer(frame):
+        # An exception raised in a __del__ is printed and dropped by the interpreter: the
+        # interruption would be lost. The signal is sent again once the finalizer is done.
+        _send_again(signum)
+        return
     _state.received.append(signum)
-    if not _state.holding:
-        _raise(signum)
+    if _state.holding:
+        return
+    if _state.raised and _monotonic() - _state.raised_at < UNWIND_SECONDS:
+        return
+    _raise(signum)
 
 
 def _raise(signum: int) -> None:
-    if _state.raised:
-        return
     _state.raised = True
+    _state.raised_at = _monotonic()
     raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _in_finalizer(frame) -> bool:
+    for _ in range(FINALIZER_DEPTH):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _send_again(signum: int) -> None:
+    import os
+    import threading
+
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signum))
+    timer.daemon = True
+    timer.start()
+
+
+def _monotonic() -> float:
+    import time
+
+    return time.monotonic()
 
 
 class critical:  # noqa: N801 -- used as a function: ``with critical():``

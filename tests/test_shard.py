@@ -134,7 +134,7 @@ def test_score_rejects_a_bad_jobs_value(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["score", "a", "b", "--jobs", "0"])
     assert exit_info.value.code == 2
-    assert "at least 1" in capsys.readouterr().err
+    assert "give 1 to 64 workers, not 0" in capsys.readouterr().err
 
 
 def test_streamed_lines_equal_the_lines_read_whole(tmp_path):

@@ -19,6 +19,7 @@ from harness.cli.options import (
     load_tokenizer,
 )
 from harness.gate import (
+    TERMINATED,
     EXIT_CODES,
     NOTHING_KNOWN,
     Known,
@@ -133,7 +134,11 @@ def main(args, console: Console) -> int:
         if stream_file is not None:
             stream_file.finish()
     run = result.run()
-    if not run.checks and not run.problems:
+    if run.footer.interrupted:
+        code = run.footer.exit_code
+        print(f"bleu-harness run: {'terminated' if code == TERMINATED else 'interrupted'}",
+              file=sys.stderr)
+    elif not run.checks and not run.problems:
         print("bleu-harness run: error: no check ran (no case matched the paths, --select and "
               "--tag given)", file=sys.stderr)
     if "--junit-xml" in outputs:
