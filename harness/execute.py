@@ -512,7 +512,7 @@ class Executor:
             return self._fail(worker, HarnessError(GARBAGE, f"an answer that is not a JSON "
                                                             f"object: {text[:80]!r}"))
         head = worker.inflight[0]
-        if answer.get("id") != head.ident:
+        if type(answer.get("id")) is not int or answer["id"] != head.ident:  # 7.0, true: no
             return self._fail(worker, HarnessError(
                 PROTOCOL, f"answered with id {answer.get('id')!r} to request {head.ident} "
                           "(every answer carries the id of its request)"))

@@ -3,7 +3,7 @@
 It answers the harness's startup request (hypothesis "a b c d" against itself) properly, so
 that the run starts, and misbehaves on every other request -- unless the mode ends in
 ``-always``, which misbehaves from the start. Modes: ok, garbage, crash, hang, error,
-wrong-key, stray-line, wrong-id, no-id, not-utf8, close-stdout, never-read, child, big-int,
+wrong-key, stray-line, wrong-id, float-id, no-id, not-utf8, close-stdout, never-read, child, big-int,
 log (``ok``, and appends every request to the file argv[2]), exit-after-answer (exits after
 each answer it gives, the startup answer included), print-after-startup (a line nobody asked
 for right after the startup answer), deep (100,000 nested ``[``), huge (an answer of
@@ -69,6 +69,8 @@ for line in sys.stdin:
         answer(ident, score=1.0)
     elif mode == "wrong-id":
         answer(ident + 1000, score=1.0)
+    elif mode == "float-id":  # 7.0 is not the id 7
+        print(json.dumps({"id": float(ident), "score": 1.0}), flush=True)
     elif mode == "no-id":
         print(json.dumps({"score": 1.0}), flush=True)
     elif mode == "not-utf8":

@@ -70,6 +70,7 @@ def test_misbehaving_callables_become_outcomes(function, kind, verdict):
     ("hang", "timeout", None), ("error", "raised", None),
     ("wrong-key", "harness-error", "garbage"), ("stray-line", "harness-error", "protocol"),
     ("wrong-id", "harness-error", "protocol"), ("no-id", "harness-error", "protocol"),
+    ("float-id", "harness-error", "protocol"),
     ("not-utf8", "harness-error", "garbage"), ("close-stdout", "harness-error", "protocol"),
     ("big-int", "harness-error", "garbage"),
 ])
