@@ -5,7 +5,7 @@
 For each corpus it times (the best of ``--runs``, taken in turn: one run of each contender,
 then the next round, so that a slow spell of the machine falls on all alike; tokenizer caches
 cleared before each run, as every run reads new text) the engine -- with its C kernel and
-with the pure-Python pass (``harness.bleu.native``) -- against: the 13a tokenizer alone
+with the pure-Python pass (``bleu_harness.bleu.native``) -- against: the 13a tokenizer alone
 (SacreBLEU's ``Tokenizer13a`` and the engine's Python one, on every line; the C kernel's is
 inside its pass); ``sacrebleu.corpus_bleu`` with ``tokenize="none"``
 and ``"13a"`` (the engine's ``sacrebleu`` convention); NLTK ``corpus_bleu`` given pre-split
@@ -42,9 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from data import deen_3000, generated
 
-from harness.bleu import CONVENTIONS, Request, native, score, score_many
-from harness.bleu.tokenizers import get_tokenizer
-from harness.bleu.tokenizers import sacrebleu as sacrebleu_tokenizers
+from bleu_harness.bleu import CONVENTIONS, Request, native, score, score_many
+from bleu_harness.bleu.tokenizers import get_tokenizer
+from bleu_harness.bleu.tokenizers import sacrebleu as sacrebleu_tokenizers
 
 try:
     import bleuscore
@@ -77,7 +77,7 @@ def best_seconds(calls: dict[str, Callable[[], object]], runs: int):
 
 
 def with_kernel(call: Callable[[], object], available: bool) -> Callable[[], object]:
-    """``call`` with the C kernel on or off (``harness.bleu.native.AVAILABLE``)."""
+    """``call`` with the C kernel on or off (``bleu_harness.bleu.native.AVAILABLE``)."""
     def run():
         built = native.AVAILABLE
         native.AVAILABLE = available

@@ -1,6 +1,6 @@
 """What isolation costs: the engine's requests of the bundled corpus (every convention at
 the case's options, the divergence map included) answered in-process and through worker
-processes (``harness.execute``), and a whole ``bleu-harness run`` of the corpus.
+processes (``bleu_harness.execute``), and a whole ``bleu-harness run`` of the corpus.
 
     python benchmarks/bench_harness.py [--repeat 3]
 
@@ -16,13 +16,13 @@ import subprocess
 import sys
 import time
 
-from harness.backends.base import BackendInfo
-from harness.backends.own import engine_backend
-from harness.bleu import CONVENTIONS, ConventionError, score
-from harness.cases.loader import load
-from harness.execute import Executor
-from harness.pipeline import roles_of
-from harness.plan import distinct_requests, plan_cases
+from bleu_harness.backends.base import BackendInfo
+from bleu_harness.backends.own import engine_backend
+from bleu_harness.bleu import CONVENTIONS, ConventionError, score
+from bleu_harness.cases.loader import load
+from bleu_harness.execute import Executor
+from bleu_harness.pipeline import roles_of
+from bleu_harness.plan import distinct_requests, plan_cases
 
 
 def engine_requests():
@@ -53,7 +53,7 @@ def through_workers(requests, jobs: int) -> float:
 
 def whole_run() -> float:
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "harness", "run", "-q"], check=False,
+    subprocess.run([sys.executable, "-m", "bleu_harness", "run", "-q"], check=False,
                    capture_output=True)
     return time.perf_counter() - started
 

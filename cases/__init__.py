@@ -1,1 +1,1 @@
-"""The bundled case corpus (YAML files; installed as the package harness.corpus)."""
+"""The bundled case corpus (YAML files; installed as the package bleu_harness.corpus)."""

@@ -13,8 +13,8 @@ from ci_oracles import pytest_runtest_makereport  # noqa: E402,F401  (a hook: CI
 def _run_to_files(folder: Path, name: str, *arguments: str) -> dict:
     """One whole-corpus run, its stream and HTML report written; shared by the tests that
     read them (each such run costs seconds)."""
-    from harness.cli import main
-    from harness.report.stream import read_run
+    from bleu_harness.cli import main
+    from bleu_harness.report.stream import read_run
 
     stream, html = folder / f"{name}.jsonl", folder / f"{name}.html"
     here = os.getcwd()

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "harness", "adapters"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bleu_harness", "adapters"))
 from library_worker import nltk_score  # noqa: E402
 
 mode, version = sys.argv[1], sys.argv[2]

@@ -1,4 +1,4 @@
-"""Calls into the installed reference libraries, shaped like ``harness.bleu.score``.
+"""Calls into the installed reference libraries, shaped like ``bleu_harness.bleu.score``.
 
 Used by the differential tests: whatever the library returns or raises is the expectation.
 """

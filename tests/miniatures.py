@@ -181,7 +181,7 @@ def sacrebleu_corpus(hypotheses, references, level, **options):
 
 def _sacrebleu(hypotheses, references, level, **options):
     """SacreBLEU as the harness's library worker calls it, on its own 0-100 scale."""
-    from harness.adapters.library_worker import sacrebleu_score
+    from bleu_harness.adapters.library_worker import sacrebleu_score
 
     return sacrebleu_score({"hypotheses": list(hypotheses), "references": list(references),
                             "level": level, "options": options})

@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.pipeline import RunOptions, RunResult, execute_run
-from harness.records import CheckRecord
+from bleu_harness.pipeline import RunOptions, RunResult, execute_run
+from bleu_harness.records import CheckRecord
 
 TESTS = Path(__file__).parent
 CORPUS = TESTS.parent / "cases"
@@ -97,7 +97,7 @@ def one_case(case_id: str = "c", expect: str = "", hyp: str = "a b c d",
 
 @dataclass(frozen=True)
 class Cli:
-    """``python -m harness`` run in a subprocess: exit code, output, and how long it took."""
+    """``python -m bleu_harness`` run in a subprocess: exit code, output, and how long it took."""
 
     code: int
     out: str
@@ -112,7 +112,7 @@ def cli(*arguments: str, cwd: Path = TESTS, timeout: float = 60.0,
     ``timeout`` seconds (a hang fails the test instead of hanging it)."""
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "-m", "harness", *arguments], cwd=cwd,
+        done = subprocess.run([sys.executable, "-m", "bleu_harness", *arguments], cwd=cwd,
                               capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     except subprocess.TimeoutExpired as hung:

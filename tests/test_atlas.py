@@ -10,8 +10,13 @@ from pathlib import Path
 import pytest
 from runs import CORPUS, run
 
-from harness.cases.loader import load
-from harness.report.atlas import LibraryAtlas, Question, atlas_document, suggested_range
+from bleu_harness.cases.loader import load
+from bleu_harness.report.atlas import (
+    LibraryAtlas,
+    Question,
+    atlas_document,
+    suggested_range,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 ENVS = ROOT / ".atlas" / "envs"
@@ -61,7 +66,7 @@ def test_a_range_is_suggested_at_the_historys_release_boundaries():
 
 def test_identify_names_the_releases_that_computed_a_number(capsys):
     """The blog's method7 value is NLTK's only up to 3.4.5 (CONVENTIONS.md A.4)."""
-    from harness.cli import main
+    from bleu_harness.cli import main
 
     assert main(["identify", "--hyp", "you are ready ?", "--ref", "are you ready ?",
                  "--score", "0.4003"]) == 0
@@ -70,7 +75,7 @@ def test_identify_names_the_releases_that_computed_a_number(capsys):
 
 
 def test_the_atlas_renders_as_html(tmp_path):
-    from harness.report.atlas import render_html
+    from bleu_harness.report.atlas import render_html
 
     document = {"corpus": ["abc"], "libraries": {"nltk": {
         "releases": ["3.4.5", "3.6.5"], "questions": 1, "ranges": [],

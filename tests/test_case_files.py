@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from runs import case_file, one_case
 
-from harness.cases.lint import lint
-from harness.cases.loader import load
-from harness.cli import main
+from bleu_harness.cases.lint import lint
+from bleu_harness.cases.loader import load
+from bleu_harness.cli import main
 
 GOOD = one_case("good")
 
@@ -74,7 +74,7 @@ def test_files_inside_the_corpus_root_are_read(corpus):
 
 
 def test_a_data_file_over_the_size_limit_is_refused(corpus, monkeypatch):
-    import harness.cases.loader as loader
+    import bleu_harness.cases.loader as loader
 
     monkeypatch.setattr(loader, "CASE_DATA_LIMIT", 4)
     case_file(corpus, "c.yaml", files_case("ok.txt"))
@@ -243,7 +243,7 @@ def test_sgml_elements_are_found_as_mtevals_regex_finds_them():
     import random
     import re
 
-    from harness.textfiles import _elements
+    from bleu_harness.textfiles import _elements
 
     rng = random.Random(26)
     pieces = ["<doc", "<DOC ", "</doc>", "</doc \n>", "</ doc>", ">", "<seg", "</seg>", " ",
@@ -271,7 +271,7 @@ def test_a_data_file_that_is_a_directory_or_a_link_loop_is_one_problem(corpus, m
 def test_a_data_file_swapped_for_a_link_after_its_check_is_not_read(corpus, monkeypatch):
     """``files:`` was checked on the resolved path and then opened by the unresolved one: a
     link planted in between was followed out of the corpus."""
-    import harness.cases.loader as loader
+    import bleu_harness.cases.loader as loader
 
     (corpus / "data.txt").write_text("a b c d\n", encoding="utf-8")
     checked = loader.data_file
@@ -293,7 +293,7 @@ def test_a_directory_swapped_for_a_link_while_opening_is_caught_on_the_open_file
                                                                                   monkeypatch):
     """The resolved path is opened, then the file that was opened is checked: a directory
     of the path replaced by a link out while opening still cannot lead out."""
-    import harness.textfiles as textfiles
+    import bleu_harness.textfiles as textfiles
 
     (corpus / "inner").mkdir()
     (corpus / "inner" / "hostname").write_text("a b c d\n", encoding="utf-8")
@@ -314,7 +314,7 @@ def test_a_directory_swapped_for_a_link_while_opening_is_caught_on_the_open_file
 def test_data_files_are_bounded_in_segments_and_read_once(corpus, monkeypatch):
     """8 MiB of newlines took 2 GB to validate and more than 6 GB to run (each case its own
     copy): the byte limit did not bound the memory."""
-    import harness.cases.loader as loader
+    import bleu_harness.cases.loader as loader
 
     (corpus / "newlines.txt").write_bytes(b"\n" * (loader.MAX_FILE_SEGMENTS + 1))
     case_file(corpus, "evil.yaml", files_case("newlines.txt", "newlines.txt"))
@@ -356,7 +356,7 @@ def test_a_model_file_is_read_only_inside_the_corpus_and_reveals_nothing_outside
 def test_the_live_sacrebleu_never_downloads_or_writes_home(tmp_path):
     """``tokenize: flores200`` made the SacreBLEU worker try a download and write
     ``~/.sacrebleu``; ``spm_model`` (the engine's option) made it raise TypeError."""
-    from harness.backends.base import ADAPTER
+    from bleu_harness.backends.base import ADAPTER
 
     pytest.importorskip("sacrebleu")
     env = {key: value for key, value in os.environ.items() if key != "SACREBLEU"}
@@ -380,7 +380,7 @@ def test_the_live_sacrebleu_never_downloads_or_writes_home(tmp_path):
 def test_report_walks_only_the_corpora_the_user_named(tmp_path, monkeypatch, capsys):
     """``report`` loaded every ``corpus_roots`` entry of a stream's header: an edited header
     made it walk ``/``."""
-    import harness.cli.report as report
+    import bleu_harness.cli.report as report
 
     (tmp_path / "run").mkdir()
     case_file(tmp_path / "run", "good.yaml", GOOD)
@@ -428,7 +428,7 @@ def test_pytest_and_run_report_the_same_unreadable_files(tmp_path):
     try:
         server.bind(str(corpus / "sock.yaml"))
         done = pytest_run(str(corpus), "-p", "no:randomly", cwd=tmp_path)
-        ran = subprocess.run([sys.executable, "-m", "harness", "run", str(corpus), "-q"],
+        ran = subprocess.run([sys.executable, "-m", "bleu_harness", "run", str(corpus), "-q"],
                              capture_output=True, text=True, timeout=120)
     finally:
         server.close()

@@ -10,17 +10,17 @@ from dataclasses import replace
 import pytest
 from runs import CORPUS, TESTS, checks, run
 
-from harness.adapters.library_worker import sacrebleu_score
-from harness.bleu import CONVENTIONS
-from harness.cases.loader import load
-from harness.cli import main
-from harness.compare import same_score
-from harness.explain.attribution import Scorer
-from harness.explain.diagnose import MATCH, SMOOTHING_VALUES, diagnose
-from harness.judge import answered_claim, recorded_claim
-from harness.plan import effective_options
-from harness.records import CheckRecord, Value
-from harness.report.summary import failure_groups
+from bleu_harness.adapters.library_worker import sacrebleu_score
+from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.agreement import same_score
+from bleu_harness.cases.loader import load
+from bleu_harness.cli import main
+from bleu_harness.explain.attribution import Scorer
+from bleu_harness.explain.diagnose import MATCH, SMOOTHING_VALUES, diagnose
+from bleu_harness.judge import answered_claim, recorded_claim
+from bleu_harness.plan import effective_options
+from bleu_harness.records import CheckRecord, Value
+from bleu_harness.report.summary import failure_groups
 
 FAMILIES = CORPUS / "families"
 DOCUMENTED = CORPUS / "documented" / "conventions-b-table.yaml"

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from harness import textfiles
-from harness.cli import main
-from harness.errors import InputError
+from bleu_harness import textfiles
+from bleu_harness.cli import main
+from bleu_harness.errors import InputError
 
-EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "bleu_harness" / "data" / "examples"
 HYP, REF = str(EXAMPLES / "hyp.txt"), str(EXAMPLES / "ref1.txt")
 
 
 def harness(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "bleu_harness", *args], capture_output=True,
                           text=True, timeout=timeout, **kwargs)
 
 
@@ -93,7 +93,7 @@ def test_sentence_mode_prints_each_line_as_it_is_scored(tmp_path):
     hyp, ref = tmp_path / "hyp", tmp_path / "ref"
     os.mkfifo(hyp)
     os.mkfifo(ref)
-    process = subprocess.Popen([sys.executable, "-m", "harness", "score", "--sentence",
+    process = subprocess.Popen([sys.executable, "-m", "bleu_harness", "score", "--sentence",
                                 str(hyp), str(ref), "-c", "sacrebleu"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from libraries import nltk_bleu, sacrebleu_bleu
 
-from harness.bleu import CONVENTIONS
-from harness.cli import main
+from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.cli import main
 
-EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "bleu_harness" / "data" / "examples"
 HYP, REF1, REF2 = (str(EXAMPLES / f) for f in ("hyp.txt", "ref1.txt", "ref2.txt"))
 
 
@@ -88,6 +88,6 @@ def test_line_count_mismatch_and_unreadable_file(tmp_path, capsys):
 
 
 def test_python_dash_m_and_help():
-    done = subprocess.run([sys.executable, "-m", "harness", "score", "--help"],
+    done = subprocess.run([sys.executable, "-m", "bleu_harness", "score", "--help"],
                           capture_output=True, text=True, check=True)
     assert "HYP_FILE" in done.stdout and "--option" in done.stdout

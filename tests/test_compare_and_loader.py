@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from harness.cases.lint import lint
-from harness.cases.loader import load, load_file
-from harness.compare import matches
+from bleu_harness.cases.lint import lint
+from bleu_harness.cases.loader import load, load_file
+from bleu_harness.compare import matches
 
 
 @pytest.mark.parametrize("actual, printed, compare, ok", [

@@ -12,9 +12,9 @@ import random
 import pytest
 import sacrebleu
 
-from harness.bleu.convention import Preprocessing
-from harness.bleu.counting import count_in_python
-from harness.bleu.stats import clipped_matches
+from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.counting import count_in_python
+from bleu_harness.bleu.stats import clipped_matches
 
 HYPS, REFS = ["the cat sat", "a b c"], [["the cat sat down"], ["a b d"]]
 

@@ -14,8 +14,8 @@ import pytest
 import sacrebleu
 from nltk.tokenize import wordpunct_tokenize
 
-from harness.bleu import score
-from harness.cli import main
+from bleu_harness.bleu import score
+from bleu_harness.cli import main
 
 CORPUS = Path(__file__).parents[1] / "cases"
 
@@ -160,7 +160,7 @@ def user_tokenizers(tmp_path, monkeypatch):
 
 
 def _run_records(tmp_path, *flags) -> tuple[int, list[dict]]:
-    from harness.cli import main
+    from bleu_harness.cli import main
 
     out = tmp_path / "run.json"
     code = main(["run", str(CORPUS / "families" / "tokenization.yaml"), "--backend", "own",
@@ -184,8 +184,8 @@ def test_run_scores_the_corpus_in_the_users_tokens(tmp_path, user_tokenizers):
 
 
 def test_a_users_tokens_are_what_the_engine_scores():
-    from harness.cases.loader import load
-    from harness.cases.retokenize import retokenize
+    from bleu_harness.cases.loader import load
+    from bleu_harness.cases.retokenize import retokenize
 
     case = next(c for c in load([str(CORPUS / "families" / "tokenization.yaml")]).cases
                 if any("," in s.hyp or "." in s.hyp for s in c.segments))

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from libraries import nltk_bleu, sacrebleu_bleu
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
 
-from harness.bleu import ConventionError, score
+from bleu_harness.bleu import ConventionError, score
 
 EXAMPLES = settings(max_examples=400, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -27,14 +27,14 @@ from runs import (
     run,
 )
 
-import harness.pipeline as pipeline
-from harness.backends.base import LIBRARY, Backend
-from harness.execute import Executor
-from harness.plan import distinct_requests, plan_cases
-from harness.records import ERROR, FAIL, PASS, Request, Timeout, Value
-from harness.report.junit import render_junit
-from harness.report.markdown import render_markdown
-from harness.report.terminal import render_terminal
+import bleu_harness.pipeline as pipeline
+from bleu_harness.backends.base import LIBRARY, Backend
+from bleu_harness.execute import Executor
+from bleu_harness.plan import distinct_requests, plan_cases
+from bleu_harness.records import ERROR, FAIL, PASS, Request, Timeout, Value
+from bleu_harness.report.junit import render_junit
+from bleu_harness.report.markdown import render_markdown
+from bleu_harness.report.terminal import render_terminal
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
 EMPTY = str(CORPUS / "families" / "empty-inputs.yaml")
@@ -127,9 +127,9 @@ def test_each_distinct_request_runs_once(tmp_path):
 
 
 def test_the_bundled_corpus_plans_each_request_once():
-    from harness.backends.base import BackendInfo
-    from harness.cases.loader import load
-    from harness.pipeline import roles_of
+    from bleu_harness.backends.base import BackendInfo
+    from bleu_harness.cases.loader import load
+    from bleu_harness.pipeline import roles_of
 
     engine = BackendInfo("own", "0", ("nltk",), "engine")
     library = BackendInfo("nltk", "3.10.4", ("nltk",), "library")
@@ -175,7 +175,7 @@ def test_a_library_release_the_backend_cannot_drive_is_said_once(monkeypatch):
 def test_hostile_messages_cannot_break_a_report(tmp_path):
     """Issue #10 fuzzing: a lone surrogate in an error message made the report writer raise
     after the run; NUL and ESC broke JUnit and reached the terminal raw."""
-    from harness.report.stream import dumps
+    from bleu_harness.report.stream import dumps
 
     result, lines = run(implementation="miniatures:hostile_message", claims="nltk",
                         paths=(TIES,), select="tie-t*")
@@ -190,7 +190,7 @@ def test_hostile_messages_cannot_break_a_report(tmp_path):
 
 
 def test_the_executor_answers_as_it_goes_and_ends_its_workers():
-    from harness.backends.own import engine_backend
+    from bleu_harness.backends.own import engine_backend
 
     requests = [Request.make("own", "nltk", "sentence", [f"a b c {i}"], [["a b c d"]], {})
                 for i in range(20)]
@@ -293,7 +293,7 @@ def test_a_process_in_a_session_of_its_own_does_not_outlive_the_run(implementati
 def test_a_process_in_a_session_of_its_own_does_not_outlive_an_interrupted_run():
     marker = f"bleu-harness-test-interrupted-{time.monotonic_ns()}"
     harness = subprocess.Popen(
-        [sys.executable, "-m", "harness", "run", "--implementation-cmd", f"{FAKE} hang",
+        [sys.executable, "-m", "bleu_harness", "run", "--implementation-cmd", f"{FAKE} hang",
          "--claims", "nltk", TIES, "--backend", "nltk", "--timeout", "30"],
         cwd=TESTS, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "FAKE_SPAWN": f"child:{marker}"})
@@ -363,7 +363,7 @@ def test_an_answer_nested_too_deep_for_json_stops_explain_and_fingerprint_cleanl
                                                                                    capsys):
     """Issue 26.10: 100,000 nested ``[`` raised RecursionError out of json.loads (only
     ValueError was caught): a traceback from explain and fingerprint."""
-    from harness.cli import main
+    from bleu_harness.cli import main
 
     assert main([*command, "--implementation-cmd", f"{FAKE} deep-always"]) == 2
     err = capsys.readouterr().err

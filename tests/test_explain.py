@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from libraries import nltk_bleu, sacrebleu_bleu
 from strategies import corpus
 
-from harness.cli import main
-from harness.compare import same_score
-from harness.explain.explain import explain
-from harness.explain.inputs import Input, from_text
+from bleu_harness.bleu.agreement import same_score
+from bleu_harness.cli import main
+from bleu_harness.explain.explain import explain
+from bleu_harness.explain.inputs import Input, from_text
 
-EXAMPLES = Path(__file__).parents[1] / "harness" / "data" / "examples"
+EXAMPLES = Path(__file__).parents[1] / "bleu_harness" / "data" / "examples"
 HYP, REF1, REF2 = (str(EXAMPLES / f) for f in ("hyp.txt", "ref1.txt", "ref2.txt"))
 
 
@@ -131,7 +131,7 @@ def test_fingerprint_reports_an_inconsistent_family(capsys, in_tests):
 
 
 def test_text_input_needs_a_reference():
-    from harness.errors import InputError
+    from bleu_harness.errors import InputError
 
     with pytest.raises(InputError):
         from_text(["a b"], [], None)

@@ -220,7 +220,7 @@ def command(args: list[str], tmp_path: Path, timeout: float) -> subprocess.Compl
 
 
 def harness(*args: str, tmp_path: Path, timeout: float = 60) -> subprocess.CompletedProcess:
-    return command([sys.executable, "-m", "harness", *args], tmp_path, timeout)
+    return command([sys.executable, "-m", "bleu_harness", *args], tmp_path, timeout)
 
 
 def no_traceback(done: subprocess.CompletedProcess) -> str:
@@ -267,7 +267,7 @@ def test_hostile_case_files_are_one_line_each_and_the_good_file_still_passes(tmp
                                                                              hostile):
     corpus, bad, mutated = hostile
     repository = Path(__file__).parents[1]
-    before = snapshot(tmp_path / "outside", repository / "cases", repository / "harness")
+    before = snapshot(tmp_path / "outside", repository / "cases", repository / "bleu_harness")
 
     validated = harness("validate", str(corpus), tmp_path=tmp_path)
     out = no_traceback(validated)
@@ -297,7 +297,7 @@ def test_hostile_case_files_are_one_line_each_and_the_good_file_still_passes(tmp
         for file in files:
             assert str(corpus / file) in out, file
 
-    assert snapshot(tmp_path / "outside", repository / "cases", repository / "harness") \
+    assert snapshot(tmp_path / "outside", repository / "cases", repository / "bleu_harness") \
         == before
     assert not (tmp_path / "home" / ".sacrebleu").exists()
     assert mutated  # judged by the per-file test below
@@ -310,7 +310,7 @@ def test_each_hostile_file_alone_is_exit_2_naming_it(tmp_path, hostile):
     single = tmp_path / "single"
     driver = (
         "import contextlib, io, json, sys, traceback\n"
-        "from harness.cli import main\n"
+        "from bleu_harness.cli import main\n"
         "for path in json.loads(sys.argv[1]):\n"
         "    out = io.StringIO()\n"
         "    try:\n"

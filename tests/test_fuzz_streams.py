@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 from runs import CORPUS
 
-from harness.cli import main
+from bleu_harness.cli import main
 
 SEED = 26
 RANDOM_MUTATIONS = 12

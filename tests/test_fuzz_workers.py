@@ -3,7 +3,7 @@ that exit, print, close their output, hang, answer garbage, nest deep, answer hu
 NaN, raise exotic exceptions or start processes in sessions of their own -- before their
 first answer and during the run.
 
-Each runs ``python -m harness run`` in its own process (as CI does) on two small cases, and
+Each runs ``python -m bleu_harness run`` in its own process (as CI does) on two small cases, and
 must: print no traceback; exit as documented (2 when the implementation cannot start, 1 when
 it fails checks, never 0 for garbage); end within its timeouts plus a margin; leave no
 process behind (every process a fake program starts is marked on its command line); and

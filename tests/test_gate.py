@@ -23,9 +23,9 @@ from runs import (
     run,
 )
 
-from harness.cli import main
-from harness.records import DRIFT, ERROR, FAIL, PASS, SKIPPED, UNSUPPORTED
-from harness.report.stream import read_run
+from bleu_harness.cli import main
+from bleu_harness.records import DRIFT, ERROR, FAIL, PASS, SKIPPED, UNSUPPORTED
+from bleu_harness.report.stream import read_run
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
 
@@ -178,14 +178,13 @@ def test_exit_130_143_an_interrupted_run_leaves_a_readable_stream(tmp_path, sign
     workers are ended; the views say so; no traceback."""
     stream_file = tmp_path / "run.jsonl"
     process = subprocess.Popen(
-        [sys.executable, "-m", "harness", "run", "--implementation", "miniatures:hangs",
+        [sys.executable, "-m", "bleu_harness", "run", "--implementation", "miniatures:hangs",
          "--claims", "nltk", "--timeout", "30", "--format", "json", "--output",
          str(stream_file)], cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    partial = tmp_path / "run.jsonl.partial"
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and (not partial.exists()
-                                           or partial.read_text().count("\n") < 1):
+    while time.monotonic() < deadline and not any(  # the stream is written beside it first
+            partial.read_text().count("\n") >= 1 for partial in tmp_path.glob(".run.jsonl.*")):
         time.sleep(0.2)
     time.sleep(1.0)  # the run is under way: requests are out
     workers = children_of(process.pid)
@@ -207,7 +206,7 @@ def test_a_known_failure_is_not_new_and_a_stale_one_fails(tmp_path):
     known.write_text("- case: tie-two-refs-longer-first\n  reason: ties go to the first\n"
                      "- {case: tie-three-refs}\n- {case: tie-corpus-mixed-text}\n",
                      encoding="utf-8")
-    from harness.gate import Known, read_known_file
+    from bleu_harness.gate import Known, read_known_file
 
     options = dict(implementation="miniatures:first_reference_wins_ties", claims="nltk",
                    paths=(TIES,), select="tie-*")

@@ -7,8 +7,8 @@ import json
 import pytest
 from runs import CORPUS, FAKE, TESTS, checks, run
 
-from harness.cli import main
-from harness.report.stream import read_run
+from bleu_harness.cli import main
+from bleu_harness.report.stream import read_run
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
 

@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
 
-from harness.backends.libraries import nltk_backend, sacrebleu_backend
-from harness.backends.own import engine_backend
-from harness.bleu import ConventionError, score
-from harness.bleu.history import NLTK, SACREBLEU
-from harness.execute import Executor
-from harness.records import Raised, Request, Unsupported, Value
+from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
+from bleu_harness.backends.own import engine_backend
+from bleu_harness.bleu import ConventionError, score
+from bleu_harness.bleu.history import NLTK, SACREBLEU
+from bleu_harness.execute import Executor
+from bleu_harness.records import Raised, Request, Unsupported, Value
 
 ENVS = Path(__file__).resolve().parents[1] / ".atlas" / "envs"
 FACTORIES = {"nltk": nltk_backend, "sacrebleu": sacrebleu_backend}

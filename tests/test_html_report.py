@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
+from bleu_harness.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def corpus_size() -> int:
     """The number of cases in the bundled corpus (one row each in the report's matrix)."""
-    from harness.cases.loader import load
+    from bleu_harness.cases.loader import load
 
     return len(load(None).cases)
 
@@ -63,7 +63,7 @@ def test_two_runs_put_the_changed_cells_first(reports):
 
 
 def test_the_inputs_of_a_case_show_invisible_characters():
-    from harness.text import visible
+    from bleu_harness.text import visible
 
     assert visible("a\tb\u00a0c\u200b ") == "a⇥b⍽c<U+200B>·"
 

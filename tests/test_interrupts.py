@@ -1,7 +1,7 @@
 """SIGINT and SIGTERM at any moment of a run: one line, 130 / 143 (or the run's own code when
 it had finished), a stream whose footer agrees with the exit code, and no process left.
 
-Each run is a subprocess of ``python -m harness run`` signalled after a chosen delay, so the
+Each run is a subprocess of ``python -m bleu_harness run`` signalled after a chosen delay, so the
 signal falls while the command line imports, while the cases load and the backends start,
 while requests are out, while the workers close and while the reports render; some runs
 get a second signal shortly after the first. The delays are fixed (the runs are
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.report.stream import read_run
+from bleu_harness.report.stream import read_run
 
 TESTS = Path(__file__).parent
 
@@ -47,7 +47,7 @@ def start(tmp_path: Path, name: str, *arguments: str) -> tuple[subprocess.Popen,
     marker = uuid.uuid4().hex
     output = tmp_path / f"{name}.jsonl"
     process = subprocess.Popen(
-        [sys.executable, "-m", "harness", "run", "--format", "json", "--output", str(output),
+        [sys.executable, "-m", "bleu_harness", "run", "--format", "json", "--output", str(output),
          *arguments], cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "BLEU_HARNESS_TEST_MARK": marker},
         # a child of pytest-xdist may inherit SIGINT ignored: give it the default back
@@ -68,7 +68,7 @@ def assert_consistent(process: subprocess.Popen, marker: str, output: Path,
     while marked_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not marked_processes(marker), f"{label}: processes left behind"
-    assert not output.with_name(output.name + ".partial").exists() or not output.exists(), label
+    assert not list(output.parent.glob(f".{output.name}.*")), f"{label}: a partial file left"
     if output.exists():
         run = read_run(output)  # raises on an empty or cut stream
         assert run.footer is not None, f"{label}: no footer"

@@ -1,4 +1,4 @@
-"""The knob model (``harness.bleu.knobs``) is the one description of every convention: it must
+"""The knob model (``bleu_harness.bleu.knobs``) is the one description of every convention: it must
 give what each convention's ``finish`` gives -- the score (within 1e-9; float32 conventions
 within 1e-6) or the same exception -- on every case of the corpus and on generated inputs
 with generated options (NLTK's methods 0-7, SacreBLEU's smoothing values, MATLAB's weights).
@@ -11,14 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
 
-from harness.bleu import CONVENTIONS, ConventionError, score
-from harness.bleu.conventions import unit_score
-from harness.bleu.knobs import describe
-from harness.bleu.result import UNSUPPORTED_INPUT
-from harness.cases.loader import load
-from harness.compare import same_score
-from harness.explain.attribution import Scorer, attribute
-from harness.plan import effective_options
+from bleu_harness.bleu import CONVENTIONS, ConventionError, score
+from bleu_harness.bleu.agreement import same_score
+from bleu_harness.bleu.conventions import unit_score
+from bleu_harness.bleu.knobs import describe
+from bleu_harness.bleu.result import UNSUPPORTED_INPUT
+from bleu_harness.cases.loader import load
+from bleu_harness.explain.attribution import Scorer, attribute
+from bleu_harness.plan import effective_options
 
 CASES = load(None).cases
 

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import corpus
 
-from harness.bleu import native
-from harness.bleu.convention import Preprocessing
-from harness.bleu.counting import CHUNK, count_in_c, count_in_python
-from harness.bleu.tokenizers import TOKENIZERS
+from bleu_harness.bleu import native
+from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.counting import CHUNK, count_in_c, count_in_python
+from bleu_harness.bleu.tokenizers import TOKENIZERS
 
 pytestmark = pytest.mark.skipif(native._native is None, reason=str(native.why_unavailable()))
 

@@ -15,14 +15,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import corpus
 
-from harness.backends.optional import (
+from bleu_harness.backends.optional import (
     bleuscore_backend,
     fast_bleu_backend,
     torchmetrics_backend,
 )
-from harness.backends.own import engine_backend
-from harness.execute import Executor
-from harness.records import Raised, Request, Unsupported, Value
+from bleu_harness.backends.own import engine_backend
+from bleu_harness.execute import Executor
+from bleu_harness.records import Raised, Request, Unsupported, Value
 
 EXAMPLES = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -97,7 +97,7 @@ def test_fast_bleu_is_no_reference_where_it_is_not_nltk(executor):
     data = (["the cat sat on the mat"], [["the cat sat on a mat"]])
     declined = answer(executor, "fast-bleu", "nltk", data, "sentence", {"weights": (0, 0, 0, 1)})
     assert isinstance(declined, Unsupported) and "one non-zero weight" in declined.reason
-    from harness.cli import main
+    from bleu_harness.cli import main
 
     assert main(["run", "--select", "weights-*", "--backend", "fast-bleu", "--backend",
                  "nltk", "--quiet"]) == 0
@@ -126,8 +126,8 @@ def test_a_run_without_the_optional_libraries_names_them_and_passes(monkeypatch)
     """A missing package is left out of the run and named in its header; nothing fails."""
     import importlib.util
 
-    from harness.cases.loader import bundled_corpus
-    from harness.pipeline import RunOptions, execute_run
+    from bleu_harness.cases.loader import bundled_corpus
+    from bleu_harness.pipeline import RunOptions, execute_run
 
     real = importlib.util.find_spec
     optional = {"torchmetrics", "fast_bleu", "bleuscore"}

@@ -13,16 +13,16 @@ import random
 import pytest
 from perl_inputs import mteval_corpus, multi_bleu_corpus
 
-from harness.adapters.perl_scripts import (
+from bleu_harness.adapters.perl_scripts import (
     ScriptDied,
     perl_version,
     run_mteval,
     run_multi_bleu,
     why_unavailable,
 )
-from harness.bleu import score
-from harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
-from harness.bleu.result import ConventionError
+from bleu_harness.bleu import score
+from bleu_harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
+from bleu_harness.bleu.result import ConventionError
 
 
 def needs(script: str):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.bleu import score
-from harness.textfiles import read_parallel
+from bleu_harness.bleu import score
+from bleu_harness.textfiles import read_parallel
 
 DATA = Path(__file__).parents[1] / "cases" / "data"
 WMT = DATA / "wmt15-enru-100"

@@ -12,9 +12,9 @@ from xml.etree import ElementTree
 import pytest
 from runs import CORPUS, TESTS, checks, run
 
-from harness.cli import main
-from harness.report.junit import render_junit
-from harness.report.markdown import render_markdown
+from bleu_harness.cli import main
+from bleu_harness.report.junit import render_junit
+from bleu_harness.report.markdown import render_markdown
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
 

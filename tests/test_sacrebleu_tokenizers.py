@@ -13,8 +13,8 @@ import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.bleu import Request, score, score_many
-from harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+from bleu_harness.bleu import Request, score, score_many
+from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
 
 ZH_PIECES = list("我爱你他她们的。，、「」 abc.,-3 5\u2014\u2026\u2192\u3000") + ["你好", "北京",
                                                                             "1990."]
@@ -118,7 +118,7 @@ def test_a_missing_model_is_unsupported_not_a_crash(tmp_path, monkeypatch):
 
 
 def test_a_missing_package_names_what_to_install(monkeypatch):
-    from harness.bleu.tokenizers import optional
+    from bleu_harness.bleu.tokenizers import optional
 
     real = optional.importlib.import_module
 

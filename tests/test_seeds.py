@@ -11,8 +11,8 @@ import math
 import pytest
 from libraries import nltk_bleu
 
-from harness.bleu import score
-from harness.compare import matches
+from bleu_harness.bleu import score
+from bleu_harness.compare import matches
 
 
 def matches_printed(value: float, shown: str) -> bool:

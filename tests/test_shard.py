@@ -12,15 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import corpus
 
-from harness.bleu import CONVENTIONS, Request
-from harness.bleu import shard as shard_module
-from harness.bleu.api import plan
-from harness.bleu.convention import Preprocessing
-from harness.bleu.counting import count, count_in_python
-from harness.bleu.shard import chunked, count_chunks, count_on_dask, merge
-from harness.cli import main
-from harness.errors import InputError
-from harness.textfiles import read_parallel, stream_parallel
+from bleu_harness.bleu import CONVENTIONS, Request
+from bleu_harness.bleu import shard as shard_module
+from bleu_harness.bleu.api import plan
+from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.counting import count, count_in_python
+from bleu_harness.bleu.shard import chunked, count_chunks, count_on_dask, merge
+from bleu_harness.cli import main
+from bleu_harness.errors import InputError
+from bleu_harness.textfiles import read_parallel, stream_parallel
 
 KEYS = {Preprocessing("none"): 4, Preprocessing("13a", True): 4,
         Preprocessing("none", False, True): 2, Preprocessing("split-space"): 3}

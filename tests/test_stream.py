@@ -11,10 +11,10 @@ import stat
 import pytest
 from runs import CORPUS, run
 
-from harness.cli import main
-from harness.errors import StreamError
-from harness.records import CheckRecord, Value
-from harness.report.stream import dumps, parse_run, read_run
+from bleu_harness.cli import main
+from bleu_harness.errors import StreamError
+from bleu_harness.records import CheckRecord, Value
+from bleu_harness.report.stream import dumps, parse_run, read_run
 
 MATLAB = str(CORPUS / "seeds" / "matlab.yaml")
 

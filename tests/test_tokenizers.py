@@ -10,7 +10,7 @@ from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-from harness.bleu.tokenizers import get_tokenizer, tokenize_13a, tokenize_intl
+from bleu_harness.bleu.tokenizers import get_tokenizer, tokenize_13a, tokenize_intl
 
 ORACLES = {"13a": Tokenizer13a(), "intl": TokenizerV14International(), "char": TokenizerChar(),
            "zh": TokenizerZh()}
@@ -66,7 +66,7 @@ def test_zh_chinese_ranges_are_sacrebleus_for_every_code_point():
     """SacreBLEU compares strings, and two of its bounds are two characters long
     ('\\u20000' is U+2000 then '0'): the engine's ranges must accept exactly what
     ``TokenizerZh._is_chinese_char`` accepts."""
-    from harness.bleu.tokenizers.chinese import CHINESE_RANGES
+    from bleu_harness.bleu.tokenizers.chinese import CHINESE_RANGES
 
     def ours(code: int) -> bool:
         return any(a <= code <= b for a, b in CHINESE_RANGES)
@@ -107,7 +107,7 @@ def test_t2t_character_classes_match_bleu_hook_enumeration():
     import sys
     import unicodedata
 
-    from harness.bleu.tokenizers import tokenize_t2t
+    from bleu_harness.bleu.tokenizers import tokenize_t2t
 
     def chars(prefix):  # tensor2tensor/utils/bleu_hook.py, UnicodeRegex.property_chars
         return "".join(chr(x) for x in range(sys.maxunicode)

@@ -15,9 +15,9 @@ from xml.etree import ElementTree
 import pytest
 from runs import CORPUS, FAKE, TESTS, case_file, one_case
 
-from harness.cli import main
-from harness.explain.fingerprint import render
-from harness.report.stream import read_run
+from bleu_harness.cli import main
+from bleu_harness.explain.fingerprint import render
+from bleu_harness.report.stream import read_run
 
 MATLAB = str(CORPUS / "seeds" / "matlab.yaml")
 FAKE_OK = f"{FAKE} ok"  # answers 1.0 to everything
@@ -133,7 +133,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_run(tmp_path, ca
 
 def test_a_report_that_cannot_be_written_at_the_end_is_exit_2(tmp_path, capsys, monkeypatch):
     """Issue 26.1c: a write failure after the run is a usage error (2), never 1."""
-    import harness.cli.run as run_command
+    import bleu_harness.cli.run as run_command
 
     folder = tmp_path / "reports"
     folder.mkdir()
@@ -180,7 +180,7 @@ def test_a_file_name_with_a_newline_cannot_forge_a_ci_log_line(tmp_path, capsys)
 
 def _render(seed: str, *arguments: str) -> str:
     environment = {**os.environ, "PYTHONHASHSEED": seed}
-    return subprocess.run([sys.executable, "-m", "harness", "run", MATLAB, *arguments],
+    return subprocess.run([sys.executable, "-m", "bleu_harness", "run", MATLAB, *arguments],
                           capture_output=True, text=True, env=environment, timeout=60).stdout
 
 

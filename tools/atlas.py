@@ -12,7 +12,7 @@ all. Each environment holds
 just the library, on an interpreter it imports on (NLTK 3.2.5-3.4.5 do not import on
 Python 3.11: ``inspect.formatargspec`` went in 3.11, ``collections.Sequence`` in 3.10), and
 is driven from the project's own environment through ``--library-python`` and the
-stand-alone adapter ``harness/adapters/library_worker.py``. ``tox p -m atlas`` runs the same
+stand-alone adapter ``bleu_harness/adapters/library_worker.py``. ``tox p -m atlas`` runs the same
 matrix (tox.ini), ``bleu-harness atlas reports/atlas/*.jsonl`` renders the atlas.
 """
 
@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The harness runs from here, so that ``python -m harness`` imports the installed package
+#: The harness runs from here, so that ``python -m bleu_harness`` imports the installed package
 #: (a tox environment's wheel), not the source tree of the working directory.
 NEUTRAL = tempfile.gettempdir()
 ENVS = ROOT / ".atlas" / "envs"
@@ -110,7 +110,7 @@ def run(library: str, version: str, python: str) -> int:
     target = prepare(library, version, python)
     STREAMS.mkdir(parents=True, exist_ok=True)
     stream = STREAMS / f"{name_of(library, version)}.jsonl"
-    command = [sys.executable, "-m", "harness", "run", "--backend", "own", "--backend",
+    command = [sys.executable, "-m", "bleu_harness", "run", "--backend", "own", "--backend",
                library, "--library-python", f"{library}={target}", "--format", "json",
                "--output", str(stream), "--quiet"]
     print(f"{name_of(library, version)}: {' '.join(command[2:])}", flush=True)
@@ -123,7 +123,7 @@ def render() -> int:
     streams = sorted(str(p) for p in STREAMS.glob("*.jsonl"))
     if not streams:
         raise SystemExit("no stream in reports/atlas/: python tools/atlas.py run")
-    return subprocess.run([sys.executable, "-m", "harness", "atlas", *streams, "--format",
+    return subprocess.run([sys.executable, "-m", "bleu_harness", "atlas", *streams, "--format",
                            "markdown", "--output", str(ROOT / "reports" / "atlas.md")],
                           cwd=NEUTRAL).returncode
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from perl_inputs import mteval_corpus, multi_bleu_corpus
 
-from harness.adapters.perl_scripts import (
+from bleu_harness.adapters.perl_scripts import (
     MOSES_COMMIT,
     ScriptDied,
     perl_version,
@@ -32,8 +32,8 @@ from harness.adapters.perl_scripts import (
     run_multi_bleu,
     why_unavailable,
 )
-from harness.bleu.conventions.mteval import DEFAULTS as MTEVAL_DEFAULTS
-from harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
+from bleu_harness.bleu.conventions.mteval import DEFAULTS as MTEVAL_DEFAULTS
+from bleu_harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
 
 OUT = ROOT / "cases" / "oracles"
 MULTI_BLEU_LINE = re.compile(

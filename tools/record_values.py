@@ -15,12 +15,12 @@ from pathlib import Path
 
 import yaml
 
-from harness.backends.base import RAISED, VALUE
-from harness.backends.libraries import NltkBackend, SacrebleuBackend
-from harness.backends.optional import BleuscoreBackend, TorchmetricsBackend
-from harness.cases.loader import _segments, _tuples, case_tokenizer
-from harness.cases.model import Case
-from harness.judge import request_for
+from bleu_harness.backends.base import RAISED, VALUE
+from bleu_harness.backends.libraries import NltkBackend, SacrebleuBackend
+from bleu_harness.backends.optional import BleuscoreBackend, TorchmetricsBackend
+from bleu_harness.cases.loader import _segments, _tuples, case_tokenizer
+from bleu_harness.cases.model import Case
+from bleu_harness.judge import request_for
 
 LIBRARIES = {"nltk": NltkBackend(), "sacrebleu": SacrebleuBackend(),
              "torchmetrics": TorchmetricsBackend(), "tf-nmt": BleuscoreBackend()}

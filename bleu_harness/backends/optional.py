@@ -1,0 +1,108 @@
+"""Libraries the harness uses when they are installed: torchmetrics, fast-bleu, bleuscore.
+
+Each is optional: when its package is missing the run header says "not installed" and its
+checks are left out. Each answers only for the convention it implements and only where it
+implements it; elsewhere it answers ``unsupported`` with the documented reason
+(CONVENTIONS.md A.1, A.2, B9-B11, B28), so a known difference of kind is not reported as a
+failure of the engine.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from bleu_harness.backends.base import LIBRARY, Backend, library_worker_command
+from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
+from bleu_harness.bleu.tokenizers import get_tokenizer
+from bleu_harness.records import Outcome, Request, Unsupported, Value
+
+DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+
+
+def only(convention: str, name: str, request: Request) -> str:
+    if request.convention != convention:
+        return f"{name} implements only the {convention} convention"
+    return ""
+
+
+def torchmetrics_decline(request: Request) -> str:
+    return only("torchmetrics", "torchmetrics", request)
+
+
+def torchmetrics_backend(python: str = sys.executable) -> Backend:
+    """``torchmetrics.functional.text.bleu_score`` (``BLEUScore``), on the CPU."""
+    return Backend(name="torchmetrics", role=LIBRARY, conventions=("torchmetrics",),
+                   command=library_worker_command("torchmetrics", python),
+                   tolerance=FLOAT32_TOLERANCE, decline=torchmetrics_decline,
+                   module="torchmetrics", python=python)
+
+
+def fast_bleu_method(options) -> int | None:
+    return {"method0": 0, "method1": 1, 0: 0, 1: 1}.get(options.get("smoothing", "method0"))
+
+
+def fast_bleu_decline(request: Request) -> str:
+    """fast-bleu scores each hypothesis against the whole reference set, so it answers for
+    one hypothesis at a time (NLTK ``sentence_bleu``). Its weights must sum to 1 within
+    1e-15 and have at least two entries (an ``assert``); method1's epsilon is fixed."""
+    options = request.options
+    weights = options.get("weights", DEFAULT_WEIGHTS)
+    if request.convention != "nltk":
+        return only("nltk", "fast-bleu", request)
+    if request.level != "sentence" or len(request.hypotheses) != 1:
+        return "fast-bleu scores one hypothesis at a time (sentence level)"
+    if not request.references[0]:
+        return "fast-bleu needs a reference"
+    if fast_bleu_method(options) is None or set(options) - {"weights", "smoothing", "epsilon"}:
+        return "fast-bleu offers only smoothing method0/method1 and weights"
+    if options.get("epsilon", 0.1) != 0.1:
+        return "fast-bleu's method1 epsilon is fixed at 0.1"
+    if (not weights or isinstance(weights[0], (tuple, list)) or len(weights) < 2
+            or abs(sum(weights) - 1) > 1e-15):
+        return "fast-bleu needs one weight vector of length >= 2 summing to 1"
+    if sum(1 for weight in weights if weight != 0) < 2:
+        return ("fast-bleu's score with one non-zero weight is not NLTK's (weights (0, 0, 0, "
+                "1): 1.0 where NLTK gives 0.75; fast-bleu 0.0.90, measured)")
+    return ""
+
+
+def fast_bleu_settle(request: Request, outcome: Outcome) -> Outcome:
+    """Its method0 floor underflows to 0.0 where NLTK keeps a tiny positive score."""
+    if (isinstance(outcome, Value) and outcome.score == 0.0
+            and fast_bleu_method(request.options) == 0):
+        return Unsupported("fast-bleu's method0 floor underflows to 0.0 where NLTK keeps a "
+                           "tiny positive score (CONVENTIONS.md A.2)")
+    return outcome
+
+
+def fast_bleu_backend(python: str = sys.executable) -> Backend:
+    """``fast_bleu.BLEU`` (C++): NLTK's sentence BLEU with ``smoothing_func`` 0 or 1."""
+    return Backend(name="fast-bleu", role=LIBRARY, conventions=("nltk",),
+                   command=library_worker_command("fast-bleu", python),
+                   tolerance=FLOAT32_TOLERANCE, decline=fast_bleu_decline,
+                   settle=fast_bleu_settle, module="fast_bleu", python=python)
+
+
+def bleuscore_decline(request: Request) -> str:
+    """Where TF-NMT raises (a zero hypothesis or reference length, a segment without
+    references) bleuscore returns a number or panics (CONVENTIONS.md A.1, B9-B11)."""
+    if request.convention != "tf-nmt":
+        return only("tf-nmt", "bleuscore", request)
+    if request.options.get("tokenize", "13a") != "13a":
+        return "bleuscore always tokenizes with 13a"
+    if any(not refs for refs in request.references):
+        return "bleuscore panics on a segment without references (TF-NMT: ValueError)"
+    tokenize = get_tokenizer("13a-unstripped")  # Hugging Face's copy: no rstrip
+    hyp_len = sum(len(tokenize(h)) for h in request.hypotheses)
+    ref_len = sum(min(len(tokenize(r)) for r in refs) for refs in request.references)
+    if hyp_len == 0 or ref_len == 0:
+        return ("bleuscore returns a score where TF-NMT divides by a zero length "
+                "(CONVENTIONS.md B9-B11)")
+    return ""
+
+
+def bleuscore_backend(python: str = sys.executable) -> Backend:
+    """``bleuscore.compute`` (Rust): TF-NMT's formula with 13a tokens, shortest reference."""
+    return Backend(name="bleuscore", role=LIBRARY, conventions=("tf-nmt",),
+                   command=library_worker_command("bleuscore", python), tolerance=1e-12,
+                   decline=bleuscore_decline, module="bleuscore", python=python)

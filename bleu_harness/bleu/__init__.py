@@ -1,0 +1,25 @@
+"""The project's own BLEU engine.
+
+>>> from bleu_harness.bleu import score
+>>> score(["the cat sat"], [["the cat sat"]], convention="sacrebleu", level="sentence").score
+100.00000000000004
+
+``conventions`` maps each convention's name to its description and signature.
+"""
+
+from bleu_harness.bleu.api import LEVELS, Request, score, score_many
+from bleu_harness.bleu.conventions import CONVENTIONS, get_convention
+from bleu_harness.bleu.conventions import CONVENTIONS as conventions
+from bleu_harness.bleu.result import BleuResult, ConventionError
+
+__all__ = [
+    "CONVENTIONS",
+    "LEVELS",
+    "BleuResult",
+    "ConventionError",
+    "Request",
+    "conventions",
+    "get_convention",
+    "score",
+    "score_many",
+]

@@ -1,0 +1,45 @@
+"""The registry of conventions: name -> :class:`~bleu_harness.bleu.convention.Convention`."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from bleu_harness.bleu.agreement import Score, on_unit_scale, same_score
+from bleu_harness.bleu.convention import Convention
+from bleu_harness.bleu.conventions import (
+    matlab,
+    mteval,
+    multibleu,
+    nltk,
+    sacrebleu,
+    t2t,
+    tfnmt,
+    torchmetrics,
+)
+
+CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
+    {c.name: c for c in (
+        nltk.CONVENTION, sacrebleu.CONVENTION, matlab.CONVENTION, multibleu.CONVENTION,
+        mteval.CONVENTION, tfnmt.CONVENTION, torchmetrics.CONVENTION, t2t.CONVENTION)}
+)
+
+
+def get_convention(name: str) -> Convention:
+    try:
+        return CONVENTIONS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(CONVENTIONS)
+        raise ValueError(f"unknown convention {name!r} (known: {known})") from None
+
+
+def unit_score(convention: str, score: Score) -> Score:
+    """A convention's score on the 0-1 scale (SacreBLEU and multi-bleu print 0-100); a phrase
+    for an outcome that is not a number (``raises X``) stays as it is."""
+    return on_unit_scale(score, CONVENTIONS[convention].scale)
+
+
+def scores_agree(a: str, score_a: Score, b: str, score_b: Score) -> bool:
+    """Whether two conventions' scores (each on its native scale) agree on the 0-1 scale,
+    within the precision of the less precise one (float32 for torchmetrics and T2T)."""
+    precision = max(CONVENTIONS[a].precision, CONVENTIONS[b].precision)
+    return same_score(unit_score(a, score_a), unit_score(b, score_b), precision)

@@ -1,0 +1,377 @@
+"""The knob model: every BLEU convention as one setting of independent knobs.
+
+Each convention's ``knobs(options, level)`` returns its :class:`KnobSettings`, the single
+description of the convention: its signature is derived from it (:meth:`KnobSettings.signature`),
+and ``explain``, ``identify``, ``fingerprint`` and the divergence map reason with it.
+:func:`evaluate` gives what any setting answers on an input, a score or ``raises X``, for
+mixtures no tool implements too, so one convention can be turned into another one knob at a
+time (CONVENTIONS.md A.1-A.6 name where each value comes from).
+
+Two parts of a setting are the conventions' own code, not a second copy of it:
+
+* ``input_rules`` -- where a tool refuses an input (NLTK's ``KeyError`` for a hypothesis
+  without references, TF-NMT's ``ZeroDivisionError`` for an empty hypothesis, multi-bleu.perl
+  dying on an empty system output): the convention's own ``finish`` decides, on the statistics
+  of the setting's tokenization, so "raises where nltk raises" is exact by construction;
+* NLTK's smoothing methods 4-7 -- ``SmoothingFunction`` as ``bleu_harness.bleu.conventions.nltk``
+  implements it.
+
+Everything else is arithmetic on the statistics here. The conventions' ``finish`` functions
+stay the arithmetic of record: the tools order their float operations differently
+(``Fraction``, ``math.fsum``, float32 tensors), which one formula cannot repeat bit for bit at
+once; ``tests/test_knob_model.py`` holds this model to every ``finish`` on every case of the
+corpus (within 1e-9, float32 conventions within 1e-6) and to the same exception.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
+from typing import Any
+
+from bleu_harness.bleu.arithmetic import float32
+from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.result import ConventionError
+from bleu_harness.bleu.tokenizers import tokenizer_name
+
+#: Tokenizers that fold case themselves, and the folding they apply: the case knob of a
+#: setting that uses them, and the tokenizer they are the lowercasing variant of.
+FOLDING_TOKENIZERS: dict[str, tuple[str, str]] = {
+    "multibleu-lc": ("multibleu", "ascii-lower"),
+    "mteval-13a-lc": ("mteval-13a", "ascii-lower"),
+    "mteval-intl-lc": ("mteval-intl", "perl-lc"),
+}
+
+#: Knob -> (value -> the words a researcher can paste into a paper).
+MEANINGS: dict[str, dict[Any, str]] = {
+    "ref": {"closest_shorter": "the closest reference length, the shorter on a tie",
+            "closest_first": "the closest reference length, the first-listed on a tie",
+            "shortest": "the shortest reference length",
+            "first": "the first reference's length"},
+    "no_match_zero": {True: "score 0 when no unigram matches",
+                      False: "no early 0 when nothing matches"},
+    "zero": {"zero": "an order without a match makes the score 0",
+             "tiny": "an order without a match counts as sys.float_info.min (a tiny score)",
+             "zero-before-smoothing": "any order without a match makes the score 0, before "
+                                      "smoothing",
+             "dropped": "an order whose precision is still 0 after smoothing is left out of "
+                        "the sum (NLTK 3.6.6+)"},
+    "smoothing": {"none": "no smoothing",
+                  "floor": "a zero count becomes a small constant (NLTK method1 / SacreBLEU "
+                           "floor)",
+                  "add-k": "add k to matches and n-grams of every order",
+                  "add-k-from-bigram": "add k to matches and n-grams from bigrams on",
+                  "nist-geometric": "NIST geometric smoothing (1/2^k of the n-gram count)",
+                  "nltk-method4": "NLTK method4 (shorter hypotheses get smaller smoothed "
+                                  "precisions)",
+                  "nltk-method5": "NLTK method5 (the average of neighbouring orders)",
+                  "nltk-method6": "NLTK method6 (interpolation with the lower orders)",
+                  "nltk-method7": "NLTK method7 (method4, then method5)"},
+    "empty_order": {"zero": "an order without hypothesis n-grams has precision 0",
+                    "neutral": "an order without hypothesis n-grams is neutral but still "
+                               "divides by N",
+                    "effective": "orders without hypothesis n-grams are left out (effective "
+                                 "order)",
+                    "reweigh": "fewer than 4 hypothesis words re-weigh uniformly over that "
+                               "many orders (NLTK auto_reweigh)"},
+    "fewer_words": {"zero": "fewer words than N scores 0 (MATLAB)",
+                    "score": "fewer words than N is scored like any input"},
+    "all_empty": {"nan": "an empty candidate with empty references is NaN (MATLAB)",
+                  "score": "empty candidate and references are scored like any input"},
+    "bp": {"standard": "brevity penalty exp(1 - r/c) when c < r", "off": "no brevity penalty"},
+    "unreferenced_length": {None: "a segment without references has no reference length",
+                            9999: "a segment without references counts 9999 (multi-bleu's "
+                                  "initial closest length)",
+                            -1: "a segment without references counts -1 (SacreBLEU)"},
+    "normalise": {True: "weights normalised to sum 1", False: "weights used as given"},
+    "denominator": {"raw": "n-gram counts as they are",
+                    "floor1": "each segment's n-gram count floored at 1 (NLTK)"},
+    "case": {"mixed": "case-sensitive", "lower": "lowercased (str.lower)",
+             "ascii-lower": "ASCII capitals lowercased",
+             "perl-lc": "lowercased by Perl's lc (no final sigma)"},
+    "drop_empty_references": {True: "empty references left out first (SacreBLEU 1.5-2.1)",
+                              False: "empty references kept"},
+    "float32": {True: "float32 arithmetic", False: "float64 arithmetic"},
+    "smoothing_value": {None: "no smoothing parameter"},
+}
+
+
+@dataclass(frozen=True)
+class InputRules:
+    """Where a convention refuses an input: its own ``finish`` on the statistics decides."""
+
+    convention: str
+    level: str
+    options: Mapping[str, Any] = field(compare=False)
+    fingerprint: str = ""  # what equality compares: the convention and its options
+
+    def refusal(self, corpus: CorpusStats) -> ConventionError | None:
+        """The convention's error on these statistics, or ``None`` if it scores them."""
+        from bleu_harness.bleu.conventions import CONVENTIONS
+
+        try:
+            CONVENTIONS[self.convention].finish(corpus, self.level, self.options)
+        except ConventionError as error:
+            return error
+        return None
+
+    @property
+    def order(self) -> int:
+        from bleu_harness.bleu.conventions import CONVENTIONS
+
+        return CONVENTIONS[self.convention].required_order(self.options)
+
+
+def input_rules(convention: str, level: str, options: Mapping[str, Any]) -> InputRules:
+    return InputRules(convention, level, dict(options),
+                      f"{convention}/{level}/" + repr(sorted(
+                          (k, tokenizer_name(v) if callable(v) else v) for k, v in options.items())))
+
+
+@dataclass(frozen=True)
+class KnobSettings:
+    """One BLEU convention, knob by knob (attribution tries them in this order).
+
+    ``scale`` (1 or 100) and ``version`` describe the convention but change no 0-1 score.
+    """
+
+    input_rules: InputRules | None = None
+    ref: str = "closest_shorter"
+    unreferenced_length: int | None = None
+    no_match_zero: bool = False
+    zero: str = "zero"
+    smoothing: str = "none"
+    smoothing_value: float | None = None
+    empty_order: str = "zero"
+    fewer_words: str = "score"
+    all_empty: str = "score"
+    bp: str = "standard"
+    weights: tuple[float, ...] = (0.25, 0.25, 0.25, 0.25)
+    normalise: bool = False
+    denominator: str = "raw"
+    tokenizer: Any = "none"
+    case: str = "mixed"
+    drop_empty_references: bool = False
+    float32: bool = False
+    scale: float = 1.0
+    version: str = ""
+
+    def differing(self, other: KnobSettings) -> list[str]:
+        return [name for name in SCORING_KNOBS if getattr(self, name) != getattr(other, name)]
+
+    def with_knobs(self, other: KnobSettings, knobs) -> KnobSettings:
+        changes = {k: getattr(other, k) for k in knobs}
+        if "smoothing" in changes:  # a smoothing method comes with its own parameter
+            changes.setdefault("smoothing_value", other.smoothing_value)
+        return replace(self, **changes)
+
+    @property
+    def order(self) -> int:
+        """The n-gram order the statistics must hold for this setting."""
+        order = max(len(vector) for vector in all_vectors(self.weights))
+        if self.smoothing in ("nltk-method5", "nltk-method7"):
+            order = max(order, 5)  # method5 reads order 5 of the last segment
+        if self.input_rules is not None:
+            order = max(order, self.input_rules.order)
+        return max(order, 1)
+
+    def preprocessing(self) -> tuple[Preprocessing, Callable[[str], str] | None]:
+        """The engine's preprocessing for the tokenizer and case knobs, and a case folding
+        to apply to the text first where the tokenizer has no folding variant."""
+        from bleu_harness.bleu.tokenizers import ascii_lower
+        from bleu_harness.bleu.tokenizers.perl import perl_lc
+
+        for folding, (base, case) in FOLDING_TOKENIZERS.items():
+            if self.tokenizer == base and self.case == case:
+                return Preprocessing(folding, False, self.drop_empty_references), None
+        lowercase = self.case == "lower"
+        fold = {"ascii-lower": ascii_lower, "perl-lc": perl_lc}.get(self.case)
+        return Preprocessing(self.tokenizer, lowercase, self.drop_empty_references), fold
+
+    def signature(self, name: str) -> str:
+        """``name|knob:value|...``: every knob but the input rules (the name says whose)."""
+        parts = [name] + [f"{f.name}:{signature_value(f.name, getattr(self, f.name))}"
+                          for f in fields(self) if f.name != "input_rules"
+                          and not (f.name in ("version", "smoothing_value")
+                                   and getattr(self, f.name) in ("", None))]
+        return "|".join(parts)
+
+
+#: The knobs that can change a 0-1 score, in the order attribution tries them.
+SCORING_KNOBS = tuple(f.name for f in fields(KnobSettings)
+                      if f.name not in ("scale", "version"))
+
+
+def all_vectors(weights: tuple) -> tuple[tuple[float, ...], ...]:
+    """Every weight vector: NLTK takes a list of them (one score each)."""
+    return weights if weights and isinstance(weights[0], tuple) else (weights,)
+
+
+def first_vector(weights: tuple) -> tuple[float, ...]:
+    """The weight vector the score is for (with a list of vectors, NLTK's first score)."""
+    return all_vectors(weights)[0]
+
+
+def signature_value(knob: str, value: Any) -> str:
+    if knob == "weights":
+        vectors = all_vectors(value)
+        return ";".join(",".join(f"{w:g}" for w in vector) for vector in vectors)
+    if knob == "tokenizer":
+        return tokenizer_name(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def describe(knob: str, value: Any) -> str:
+    """A knob's value in words."""
+    if knob == "weights":
+        return f"weights ({signature_value(knob, value).replace(',', ', ')})"
+    if knob == "tokenizer":
+        return f"{tokenizer_name(value)} tokens"
+    if knob == "input_rules":
+        return (f"the input checks of {value.convention}" if value is not None
+                else "no input checks")
+    if knob == "smoothing_value" and value is not None:
+        return f"smoothing parameter {value:g}"
+    return MEANINGS.get(knob, {}).get(value, f"{knob}={value}")
+
+
+def uniform(order: int) -> tuple[float, ...]:
+    return (1 / order,) * order
+
+
+def case_and_tokenizer(preprocessing: Preprocessing) -> dict[str, Any]:
+    """The tokenizer, case and drop knobs of a convention's preprocessing."""
+    tokenizer, case = preprocessing.tokenizer, "lower" if preprocessing.lowercase else "mixed"
+    if isinstance(tokenizer, str) and tokenizer in FOLDING_TOKENIZERS:
+        tokenizer, case = FOLDING_TOKENIZERS[tokenizer]
+    return {"tokenizer": tokenizer, "case": case,
+            "drop_empty_references": preprocessing.drop_empty_references}
+
+
+# --- evaluation ------------------------------------------------------------------------------
+
+Outcome = float | str  # a 0-1 score, or "raises X"
+
+StatsSource = Callable[[KnobSettings], CorpusStats]
+
+
+def evaluate(stats: StatsSource, k: KnobSettings) -> Outcome:
+    """What setting ``k`` answers: ``raises X`` where its input rules refuse the input, else
+    its 0-1 score. ``stats(k)`` gives the statistics of ``k``'s tokenization to ``k.order``."""
+    corpus = stats(k)
+    if k.input_rules is not None:
+        error = k.input_rules.refusal(corpus)
+        if error is not None:
+            return f"raises {error.library_exception}"
+    try:
+        return knob_score(corpus, k)
+    except (ConventionError, ValueError, ZeroDivisionError, OverflowError, TypeError) as error:
+        # A mixture the arithmetic cannot take (no reference length for a segment without
+        # references, a smoothing without its parameter): never equal to a real answer.
+        return f"no score under these knobs ({type(error).__name__})"
+
+
+def knob_score(corpus: CorpusStats, k: KnobSettings) -> float:
+    """BLEU (0-1 scale) of the statistics under the knob settings ``k``."""
+    weights = first_vector(k.weights)
+    if k.normalise and sum(weights) > 0:
+        weights = tuple(w / sum(weights) for w in weights)
+    order = len(weights)
+    if not corpus.segment_count or order == 0:
+        return 0.0
+    hyp_len = corpus.hyp_len
+    # NLTK smooths the precisions of every order a list of weight vectors reaches, once.
+    counted = max(len(vector) for vector in all_vectors(k.weights))
+    matches = corpus.matches[:counted]
+    raw = corpus.totals[:counted]
+    totals = corpus.floored_totals[:counted] if k.denominator == "floor1" else raw
+    if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
+        return math.nan
+    if k.fewer_words == "zero" and raw[order - 1] == 0:
+        return 0.0
+    if k.no_match_zero and matches[0] == 0:
+        return 0.0
+    if k.zero == "zero-before-smoothing" and min(matches) == 0:
+        return 0.0
+    if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
+        weights = (1 / hyp_len,) * hyp_len
+    precisions = _precisions(corpus, k, matches, totals, raw)
+    geometric = _geometric(weights, precisions, k)
+    ref_len = corpus.ref_len(k.ref, k.unreferenced_length)
+    score = brevity_penalty(hyp_len, ref_len, k.bp) * geometric
+    return float32(score) if k.float32 else score
+
+
+def brevity_penalty(hyp_len: int, ref_len: int, rule: str) -> float:
+    if rule == "off" or hyp_len >= ref_len:
+        return 1.0
+    return math.exp(1 - ref_len / hyp_len) if hyp_len else 0.0
+
+
+def _precisions(corpus: CorpusStats, k: KnobSettings, matches, totals,
+                raw) -> list[tuple[Any, bool]]:
+    """Each order's precision after smoothing (a Fraction or float; 0 where nothing is
+    left) and whether the order has n-grams (add-k gives every order k of them)."""
+    if k.smoothing.startswith("nltk-"):
+        smoothed = _nltk_smoothing(corpus, k, matches, totals)
+        return [(p, r > 0) for p, r in zip(smoothed, raw)]
+    value = k.smoothing_value
+    precisions: list[tuple[Any, bool]] = []
+    halvings = 1
+    for n, (m, t, r) in enumerate(zip(matches, totals, raw), start=1):
+        if k.smoothing == "add-k" or (k.smoothing == "add-k-from-bigram" and n > 1):
+            precisions.append(((m + value) / (t + value) if t + value else 0.0, r + value > 0))
+        elif m > 0:
+            precisions.append((Fraction(m, t), True))
+        elif t == 0:
+            precisions.append((0.0, r > 0))
+        elif k.smoothing == "floor":
+            precisions.append((value / t, r > 0))
+        elif k.smoothing == "nist-geometric":
+            halvings *= 2
+            precisions.append((1 / (halvings * t), r > 0))
+        else:
+            precisions.append((0.0, r > 0))
+    return precisions
+
+
+def _nltk_smoothing(corpus: CorpusStats, k: KnobSettings, matches, totals) -> list[Any]:
+    from bleu_harness.bleu.conventions import nltk
+
+    method = k.smoothing.removeprefix("nltk-")
+    parameter = {"method6": "alpha"}.get(method, "k")
+    options = {**nltk.DEFAULTS, parameter: k.smoothing_value, "smoothing": method}
+    context = nltk._Context(corpus, options, matches, totals, nltk.NLTK.rules(nltk.NLTK.latest))
+    return nltk.SMOOTHERS[method]([Fraction(m, max(t, 1)) for m, t in zip(matches, totals)],
+                                  context)
+
+
+def _geometric(weights, precisions: list[tuple[Any, bool]], k: KnobSettings) -> float:
+    terms: list[tuple[float, float]] = []  # (weight, log precision)
+    for w, (p, present) in zip(weights, precisions):
+        if not present and k.empty_order == "effective":
+            break
+        if not present and k.empty_order == "neutral":
+            terms.append((w, 0.0))
+            continue
+        if p <= 0:
+            if w == 0 or k.zero == "dropped":
+                continue  # 0 * log 0 leaves the order out (MATLAB: a zero weight)
+            if k.zero != "tiny":
+                return 0.0
+            p = sys.float_info.min
+        terms.append((w, math.log(p)))
+    if k.empty_order == "neutral" and not any(present for _, present in precisions):
+        return 0.0  # nothing to average: mteval's and T2T's 0
+    if k.empty_order == "effective" and len(terms) < len(weights):
+        total = sum(w for w, _ in terms)
+        terms = [(w / total if total else 0.0, lp) for w, lp in terms]
+    return math.exp(math.fsum(w * lp for w, lp in terms)) if terms else 0.0

@@ -1,0 +1,119 @@
+"""Corpus statistics in chunks: bounded memory, several processes, several machines.
+
+:class:`~bleu_harness.bleu.corpus.CorpusStats` is additive: the statistics of a corpus are the
+ordered sum of its chunks' statistics, bit for bit (every field is an integer sum, a
+minimum or maximum, or a first or last). So a corpus of any size is read a chunk at a time
+(:func:`count_chunks`, the memory of one chunk), its chunks counted in worker processes
+(``jobs``; at most two chunks per worker in flight) or on a Dask cluster
+(:func:`count_on_dask`), and the parts merged in order. ``tests/test_shard.py`` checks that
+every way gives the unsharded statistics.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from bleu_harness.bleu.api import check_input
+from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.counting import count
+
+#: Segments per chunk: large enough that a chunk's fixed costs vanish, small enough that
+#: a chunk of long segments with four references stays within a few MiB.
+CHUNK_SEGMENTS = 10_000
+
+Chunk = tuple[list[str], list[list[str]]]
+Stats = dict[Preprocessing, CorpusStats]
+
+
+def chunked(pairs: Iterable[tuple[str, Sequence[str]]], size: int | None = None) -> Iterator[Chunk]:
+    """``(hypothesis, references)`` pairs as chunks of at most ``size`` segments
+    (:data:`CHUNK_SEGMENTS`). An empty input is one empty chunk, so it scores (or fails) as
+    an empty corpus does."""
+    size = CHUNK_SEGMENTS if size is None else size
+    if size < 1:
+        raise ValueError(f"a chunk holds at least one segment, not {size}")
+    iterator = iter(pairs)
+    first = True
+    while True:
+        block = list(itertools.islice(iterator, size))
+        if not block and not first:
+            return
+        first = False
+        yield [hyp for hyp, _ in block], [refs for _, refs in block]
+        if len(block) < size:
+            return
+
+
+def count_chunk(chunk: Chunk, needed: Mapping[Preprocessing, int], first: int = 0) -> Stats:
+    """One chunk's statistics, validated as :func:`bleu_harness.bleu.score_many` validates (an
+    error numbers segments from ``first``, the chunk's place in the corpus)."""
+    hypotheses, references = chunk
+    check_input(hypotheses, references, "corpus", first)
+    return count(hypotheses, references, needed)
+
+
+def merge(parts: Iterable[Mapping[Preprocessing, CorpusStats]],
+          needed: Mapping[Preprocessing, int]) -> Stats:
+    """The ordered sum of the parts' statistics (an empty corpus's when there are none)."""
+    merged: Stats = {key: CorpusStats(order) for key, order in needed.items()}
+    for part in parts:
+        for key in needed:
+            merged[key] = merged[key] + part[key]
+    return merged
+
+
+def count_chunks(chunks: Iterable[Chunk], needed: Mapping[Preprocessing, int],
+                 jobs: int = 1) -> Stats:
+    """Statistics of the chunks, counted here (``jobs`` 1) or in ``jobs`` worker processes,
+    merged in order. Chunks are read only as workers free up: memory stays at a few chunks."""
+    needed = dict(needed)
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if jobs == 1:
+        return merge((count_chunk(chunk, needed, first)
+                      for chunk, first in _numbered(chunks)), needed)
+    with ProcessPoolExecutor(jobs) as pool:
+        return merge(_in_order(pool, chunks, needed, window=2 * jobs), needed)
+
+
+def _numbered(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, int]]:
+    """Each chunk with the number of its first segment (for error messages; a chunk that is
+    a Dask future or delayed loader is not counted, as its length is not known here)."""
+    first = 0
+    for chunk in chunks:
+        yield chunk, first
+        if isinstance(chunk, tuple):
+            first += len(chunk[0])
+
+
+def _in_order(pool: ProcessPoolExecutor, chunks: Iterable[Chunk], needed: dict,
+              window: int) -> Iterator[Stats]:
+    pending: deque[Future] = deque()
+    for chunk, first in _numbered(chunks):
+        pending.append(pool.submit(count_chunk, chunk, needed, first))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def count_on_dask(client: Any, chunks: Iterable[Chunk],
+                  needed: Mapping[Preprocessing, int]) -> Stats:
+    """The same on a Dask ``distributed`` cluster (``pip install 'bleu-harness[dask]'``):
+    one task per chunk, the merge on the cluster too; only the small statistics travel back.
+
+    ``chunks`` may be anything Dask can ship or compute -- lists of lines, or futures and
+    delayed loaders that read each chunk on a worker -- e.g. for sentence- or corpus-BLEU
+    over a parallel corpus that no single machine holds.
+    """
+    needed = dict(needed)
+    counted = [client.submit(count_chunk, chunk, needed, first, pure=False)
+               for chunk, first in _numbered(chunks)]
+    if not counted:
+        counted = [client.submit(count_chunk, ([], []), needed, pure=False)]
+    return client.submit(merge, counted, needed).result()

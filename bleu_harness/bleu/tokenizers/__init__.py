@@ -1,0 +1,101 @@
+"""Tokenizers: text in, token list out, one per published scheme, so that a convention's
+statistics are those of the library it follows.
+
+* :mod:`~bleu_harness.bleu.tokenizers.sacrebleu` -- ``none``, ``13a``, ``intl``, ``char`` (and
+  ``13a-unstripped``, Hugging Face ``evaluate``'s copy of ``13a``);
+  :mod:`~bleu_harness.bleu.tokenizers.chinese` -- ``zh``;
+  :mod:`~bleu_harness.bleu.tokenizers.optional` -- ``ja-mecab``, ``ko-mecab``, ``spm``,
+  ``flores101``, ``flores200`` (optional packages);
+* :mod:`~bleu_harness.bleu.tokenizers.perl` -- multi-bleu.perl's and mteval-v13a.pl's;
+* :mod:`~bleu_harness.bleu.tokenizers.t2t` -- Tensor2Tensor's ``bleu_tokenize``;
+* :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip.
+
+A tokenizer is named by a string here, or is any callable ``str -> list[str]`` (a user's own
+tokenizer, or an optional one bound to its model): :func:`get_tokenizer` accepts both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bleu_harness.bleu.tokenizers.chinese import tokenize_zh
+from bleu_harness.bleu.tokenizers.perl import (
+    ascii_lower,
+    tokenize_mteval_13a,
+    tokenize_mteval_13a_lc,
+    tokenize_mteval_intl,
+    tokenize_mteval_intl_lc,
+    tokenize_multibleu,
+    tokenize_multibleu_lc,
+)
+from bleu_harness.bleu.tokenizers.sacrebleu import (
+    tokenize_13a,
+    tokenize_13a_unstripped,
+    tokenize_char,
+    tokenize_intl,
+    tokenize_none,
+)
+from bleu_harness.bleu.tokenizers.t2t import tokenize_t2t
+from bleu_harness.bleu.tokenizers.tfnmt import (
+    tokenize_split_space,
+    tokenize_strip_split_space,
+)
+
+Tokenizer = Callable[[str], list[str]]
+
+#: SacreBLEU's tokenizers that need nothing but Python (the case files' vocabulary).
+SACREBLEU_TOKENIZERS = ("none", "13a", "intl", "char", "zh")
+
+TOKENIZERS: dict[str, Tokenizer] = {
+    "none": tokenize_none,
+    "13a": tokenize_13a,
+    "13a-unstripped": tokenize_13a_unstripped,
+    "intl": tokenize_intl,
+    "char": tokenize_char,
+    "zh": tokenize_zh,
+    "split-space": tokenize_split_space,
+    "strip-split-space": tokenize_strip_split_space,
+    "multibleu": tokenize_multibleu,
+    "multibleu-lc": tokenize_multibleu_lc,
+    "mteval-13a": tokenize_mteval_13a,
+    "mteval-13a-lc": tokenize_mteval_13a_lc,
+    "mteval-intl": tokenize_mteval_intl,
+    "mteval-intl-lc": tokenize_mteval_intl_lc,
+    "t2t": tokenize_t2t,
+}
+
+
+def tokenizer_name(tokenizer: str | Tokenizer) -> str:
+    """How a signature names ``tokenizer``: its name, or ``MODULE:QUALNAME`` of a callable
+    (an optional tokenizer's own ``name``, with its model file for SentencePiece)."""
+    if isinstance(tokenizer, str):
+        return tokenizer
+    described = getattr(tokenizer, "describe", None)
+    if described is not None:
+        return described()
+    module = getattr(tokenizer, "__module__", None) or type(tokenizer).__module__
+    name = getattr(tokenizer, "__qualname__", None) or type(tokenizer).__qualname__
+    return f"{module}:{name}"
+
+
+def why_unavailable(tokenizer: str | Tokenizer) -> str | None:
+    """None when ``tokenizer`` can run here; otherwise what is missing (an optional
+    tokenizer's package or model)."""
+    check = getattr(tokenizer, "why_unavailable", None)
+    return check() if check is not None else None
+
+
+def get_tokenizer(name: str | Tokenizer) -> Tokenizer:
+    """The tokenizer called ``name`` (or ``name`` itself, if it is a callable); a
+    ``ValueError`` lists the known ones otherwise."""
+    if callable(name):
+        return name
+    try:
+        return TOKENIZERS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(TOKENIZERS))
+        raise ValueError(f"unknown tokenizer {name!r} (known: {known})") from None
+
+
+__all__ = ["SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "ascii_lower", "get_tokenizer",
+           "tokenize_13a", "tokenize_intl", "tokenize_t2t", "tokenizer_name", "why_unavailable"]

@@ -1,0 +1,128 @@
+"""The ``bleu-harness`` command line: the parser, the registry of subcommands, and the one
+place where errors become exit codes. Each subcommand is a module of this package with
+``NAME``, ``HELP``, ``add_arguments(parser)`` and ``main(args, console) -> int``.
+
+* A usage or input error is one line, ``bleu-harness COMMAND: error: ...``, exit 2;
+* a mistyped flag or command is answered with what was probably meant;
+* SIGINT and SIGTERM end a command without a traceback (130 / 143); ``run`` first closes
+  its stream with a footer that says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import signal
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from rich.console import Console
+
+from bleu_harness import __version__, signals
+from bleu_harness.cli import (
+    atlas,
+    diff,
+    explain,
+    fingerprint,
+    identify,
+    report,
+    run,
+    score,
+    validate,
+)
+from bleu_harness.errors import USAGE_EXIT_CODE, UsageError
+from bleu_harness.text import one_line
+
+#: In the order ``--help`` lists them.
+SUBCOMMANDS = (run, score, validate, diff, report, atlas, explain, identify, fingerprint)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a suggestion for a mistyped flag or subcommand."""
+
+    def error(self, message: str):  # type: ignore[override]
+        hint = _suggestion(self, message)
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_EXIT_CODE, f"{self.prog}: error: {message}{hint}\n")
+
+
+def _suggestion(parser: argparse.ArgumentParser, message: str) -> str:
+    words: list[str] = []
+    known: list[str] = []
+    if message.startswith("unrecognized arguments:"):
+        words = [w for w in message.split(":", 1)[1].split() if w.startswith("-")]
+        known = [o for action in parser._actions for o in action.option_strings]
+    elif "invalid choice:" in message:
+        words = [message.split("invalid choice:", 1)[1].split("'")[1]]
+        known = [c for action in parser._actions for c in (action.choices or ())]
+    for word in words:
+        close = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6)
+        if close:
+            return f" (did you mean {close[0]}?)"
+    return ""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="bleu-harness",
+        description="Reference-conformance harness for BLEU: one engine that reproduces NLTK, "
+        "SacreBLEU, multi-bleu.perl, mteval-v13a, TF-NMT, torchmetrics, Tensor2Tensor and "
+        "MATLAB's documented rules, and shows where and why they disagree.",
+        epilog="Run 'bleu-harness COMMAND --help' for a command's options.")
+    parser.add_argument("--version", action="version", version=f"bleu-harness {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+    parser.set_defaults(subparsers=commands.choices)
+    for module in SUBCOMMANDS:
+        sub = commands.add_parser(module.NAME, help=module.HELP,
+                                  description=textwrap.fill(module.DESCRIPTION, 88),
+                                  epilog=getattr(module, "EPILOG", None),
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.add_arguments(sub)
+        sub.set_defaults(handler=module.main)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    owned = not signals.installed()  # the console script installs them before any import
+    if owned:
+        signals.install()
+    try:
+        return _main(argv)
+    finally:
+        if owned:
+            signals.uninstall()
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    command = "run"
+    try:
+        args, extra = build_parser().parse_known_args(argv)
+        command = args.command
+        if extra:  # reported by the subcommand, which knows its flags (and can suggest one)
+            args.subparsers[command].error(f"unrecognized arguments: {' '.join(extra)}")
+        # Off a terminal (a file, a CI log) nothing is wrapped: lines are read whole.
+        console = Console() if sys.stdout.isatty() else Console(soft_wrap=True, width=10_000)
+        code = args.handler(args, console)
+    except UsageError as error:
+        print(f"bleu-harness {command}: error: {one_line(error)}", file=sys.stderr)
+        return USAGE_EXIT_CODE
+    except KeyboardInterrupt as stop:  # SIGINT; SIGTERM raises Terminated (bleu_harness.signals)
+        signals.hold()
+        terminated = isinstance(stop, signals.Terminated)
+        print(f"bleu-harness {command}: {'terminated' if terminated else 'interrupted'}",
+              file=sys.stderr)
+        return signals.TERMINATED if terminated else signals.INTERRUPTED
+    except BrokenPipeError:  # `bleu-harness ... | head`: the reader left; nothing to say
+        sys.stderr.close()
+        return 0
+    held = signals.held_signal()
+    if held is not None:
+        print(f"bleu-harness {command}: a signal ({signal.Signals(held).name}) arrived "
+              "after the work was done; its outputs were completed", file=sys.stderr)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""``bleu-harness fingerprint``: which convention a black-box implementation follows."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from bleu_harness.cli.options import (
+    add_format,
+    add_implementation,
+    add_timeouts,
+    implementation_backend,
+    show,
+)
+from bleu_harness.errors import StartupError
+from bleu_harness.execute import Executor
+from bleu_harness.explain import fingerprint as fingerprint_module
+
+NAME = "fingerprint"
+HELP = "which convention a black-box implementation follows, per family"
+DESCRIPTION = (
+    "Run the probe cases (a few per divergence family) through an implementation with its own "
+    "defaults and report, family by family, which conventions it behaves like, and the "
+    "families where it matches none.")
+EPILOG = "Example: bleu-harness fingerprint --implementation mypkg.metrics:bleu"
+
+
+def add_arguments(parser) -> None:
+    add_implementation(parser)
+    add_timeouts(parser)
+    add_format(parser, "json")
+
+
+def main(args, console: Console) -> int:
+    backend = implementation_backend(args, "")
+    probes = fingerprint_module.probe_cases()
+    with Executor(args.timeout, 1, args.startup_timeout) as executor:
+        info = executor.start(backend)
+        if not info.ready:
+            flag = "--implementation" if args.implementation else "--implementation-cmd"
+            raise StartupError(f"{flag} {backend.name}: {info.note}")
+        requests = fingerprint_module.probe_requests(probes, backend.name)
+        answers = dict(executor.run(requests.values()))
+    document = fingerprint_module.fingerprint(
+        backend.name, probes, {case_id: answers[r] for case_id, r in requests.items()})
+    show(args, console, document, fingerprint_module.render)
+    return 0

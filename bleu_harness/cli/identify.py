@@ -1,0 +1,29 @@
+"""``bleu-harness identify``: which conventions and options produce a published score."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from bleu_harness.cli.options import add_format, add_input, input_of, show
+from bleu_harness.explain import identify as identify_module
+
+NAME = "identify"
+HELP = "which conventions and options produce a published score"
+DESCRIPTION = (
+    "Search every convention with its plausible variants for the settings that produce VALUE "
+    "on the input, to the digits given, on the 0-1 or 0-100 scale. Exit 0 if something "
+    "matches, 1 if nothing does (the closest are shown).")
+EPILOG = "Example: bleu-harness identify google.ru ref.ru --score 23.17"
+
+
+def add_arguments(parser) -> None:
+    add_input(parser, files=True)
+    parser.add_argument("--score", required=True, metavar="VALUE",
+                        help="the published score, as printed (e.g. 23.17 or 0.2318)")
+    add_format(parser, "json")
+
+
+def main(args, console: Console) -> int:
+    document = identify_module.identify(input_of(args), args.score)
+    show(args, console, document, identify_module.render)
+    return 0 if document["matches"] else 1

@@ -1,0 +1,257 @@
+"""Flags several subcommands share, and building what they name: the output format, the
+implementation under test, timeouts, progress on long runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+from rich.console import Console
+
+from bleu_harness.backends.base import Backend
+from bleu_harness.backends.external import callable_backend, command_backend
+from bleu_harness.errors import UsageError
+from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, check_timeout
+from bleu_harness.records import plain
+
+DEFAULT_TIMEOUT = 10.0
+
+
+def add_format(parser: argparse.ArgumentParser, *formats: str) -> None:
+    choices = ("terminal", *formats)
+    parser.add_argument("--format", choices=choices, default="terminal",
+                        help=f"how to print the result: {', '.join(choices)} (default terminal)")
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    try:
+        return check_timeout(value, "")
+    except UsageError:
+        raise argparse.ArgumentTypeError(f"give a number of seconds > 0, not {text}") from None
+
+
+#: ``--jobs`` at most: worker processes per backend (``run``) or counting processes
+#: (``score``); more only costs memory on any machine this runs on.
+MAX_JOBS = 64
+
+
+def jobs(text: str) -> int:
+    """An argparse type: a number of worker processes, 1 to :data:`MAX_JOBS`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"give 1 to {MAX_JOBS} workers, not {text}")
+    return value
+
+
+#: An option value given on the command line: its length and nesting at most.
+MAX_OPTION_CHARACTERS = 10_000
+MAX_OPTION_DEPTH = 8
+
+
+def option_value(raw: str) -> Any:
+    """``VALUE`` of ``--option KEY=VALUE`` read as YAML (``[0.5,0.5]``, ``true``, ``5``), kept
+    to plain data: strings, numbers, booleans, null, lists and mappings, nested at most
+    :data:`MAX_OPTION_DEPTH` deep (a set or a date is no option value; a thousand ``[``
+    would exhaust the parser). Text that is not YAML is the string itself."""
+    if not raw:
+        return ""
+    if len(raw) > MAX_OPTION_CHARACTERS:
+        raise UsageError(f"an option value longer than {MAX_OPTION_CHARACTERS:,} characters")
+    depth = deepest = 0
+    for character in raw:
+        depth += (character in "[{") - (character in "]}")
+        deepest = max(deepest, depth)
+    if deepest > MAX_OPTION_DEPTH:
+        raise UsageError(f"{raw[:40]}...: nested more than {MAX_OPTION_DEPTH} levels deep")
+    try:
+        value = yaml.safe_load(raw)
+    except yaml.constructor.ConstructorError:  # a tag such as !!python/object
+        value = set()
+    except (yaml.YAMLError, RecursionError):
+        return raw
+    if not _plain_data(value):
+        raise UsageError(f"{raw[:60]}: not a plain value (give a number, a string, true/false "
+                         "or a [list])")
+    return value
+
+
+def _plain_data(value: Any) -> bool:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, list):
+        return all(_plain_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain_data(v) for k, v in value.items())
+    return False
+
+
+def add_timeouts(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"per request, for every backend (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--startup-timeout", type=seconds, default=DEFAULT_STARTUP_TIMEOUT,
+                        metavar="SECONDS", help="for a backend to start and answer its first "
+                        f"request, imports included (default {DEFAULT_STARTUP_TIMEOUT:g})")
+
+
+def add_implementation(group) -> None:
+    """``--implementation`` / ``--implementation-cmd``: a black-box BLEU implementation."""
+    group.add_argument("--implementation", metavar="MODULE:CALLABLE",
+                       help="a Python callable fn(hypotheses, references, level, **options) "
+                       "returning what the library it claims returns (a float on its own "
+                       "scale, or a list of floats for NLTK's list of weight vectors); "
+                       "imported from the working directory")
+    group.add_argument("--implementation-cmd", metavar="COMMAND",
+                       help="a program speaking JSON lines on stdin/stdout: "
+                       '{"id", "hypotheses", "references", "level", "options"} -> '
+                       '{"id", "score": x} or {"id", "error": "...", "type": "..."}')
+
+
+def implementation_backend(args, claims: str) -> Backend:
+    if bool(args.implementation) == bool(args.implementation_cmd):
+        raise UsageError("give exactly one of --implementation MODULE:CALLABLE or "
+                         "--implementation-cmd COMMAND")
+    if args.implementation:
+        return callable_backend(args.implementation, claims)
+    return command_backend(args.implementation_cmd, claims)
+
+
+def library_pythons(pairs: list[str]) -> dict[str, str]:
+    """``--library-python nltk=/path/to/python`` (repeatable)."""
+    chosen: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, python = pair.partition("=")
+        if not sep or not name or not python:
+            raise UsageError(f"--library-python {pair!r}: expected LIBRARY=PYTHON, e.g. "
+                             "nltk=/path/to/venv/bin/python")
+        chosen[name] = python
+    return chosen
+
+
+def print_json(document: Mapping[str, Any]) -> None:
+    """A document on stdout as JSON (NaN and infinities as strings: JSON has neither)."""
+    sys.stdout.write(json.dumps(plain(document), indent=2, ensure_ascii=False,
+                                allow_nan=False, default=str) + "\n")
+
+
+def show(args, console: Console, document: Mapping[str, Any], render) -> None:
+    """A command's result: the document as JSON (``--format json``) or ``render(document)``."""
+    if args.format == "json":
+        print_json(document)
+    else:
+        console.print(render(document), highlight=False, markup=False, soft_wrap=True)
+
+
+class ProgressReporter:
+    """Progress of a long run on stderr: a live bar on a terminal, else a line every few
+    seconds (a CI log shows the run is alive)."""
+
+    def __init__(self, every: float = 5.0) -> None:
+        self.console = Console(stderr=True)
+        self.every = every
+        self.started = time.monotonic()
+        self.last = self.started
+        self.bar = None
+        self.task = None
+
+    def __enter__(self) -> ProgressReporter:
+        if self.console.is_terminal:
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True, console=self.console)
+            self.bar.start()
+            self.task = self.bar.add_task("requests", total=None)
+        return self
+
+    def __call__(self, done: int, total: int, judged: int, cases: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, total=total,
+                            description=f"{judged}/{cases} cases judged")
+            return
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            print(f"bleu-harness: {done}/{total} requests answered, {judged}/{cases} cases "
+                  f"judged ({now - self.started:.0f} s)", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+TOKENIZER_CHOICES = ("none", "13a", "intl", "char", "zh")
+
+
+def load_tokenizer(target: str):
+    """``MODULE:CALLABLE`` imported (the current directory first on the path, as
+    ``--implementation``), or a :data:`TOKENIZER_CHOICES` name; a clear error otherwise."""
+    import importlib
+    import os
+
+    if target in TOKENIZER_CHOICES:
+        return target
+    module_name, sep, attribute = target.partition(":")
+    if not sep or not module_name or not attribute:
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(TOKENIZER_CHOICES)} or MODULE:CALLABLE (e.g. "
+            f"nltk:word_tokenize), got {target!r}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            found = getattr(found, part)
+    except Exception as error:  # an import error, a missing attribute, a crashing module
+        raise argparse.ArgumentTypeError(
+            f"cannot load {target!r}: {type(error).__name__}: {error}") from None
+    if not callable(found):
+        raise argparse.ArgumentTypeError(f"{target!r} is not callable")
+    return found
+
+
+def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
+    """What explain and identify score: files, or a hypothesis and references typed inline."""
+    if files:
+        parser.add_argument("hyp_file", metavar="HYP_FILE", nargs="?",
+                            help="hypotheses, one per line (or an mteval .sgm file)")
+        parser.add_argument("ref_files", metavar="REF_FILE", nargs="*",
+                            help="references, one per line, aligned with HYP_FILE")
+    parser.add_argument("--hyp", action="append", default=[], metavar="TEXT",
+                        help="a hypothesis typed inline (sentence level)")
+    parser.add_argument("--ref", action="append", default=[], metavar="TEXT",
+                        help="a reference of the inline hypothesis (repeatable)")
+    parser.add_argument("--tokenizer", type=load_tokenizer, metavar="NAME|MODULE:CALLABLE",
+                        help="raw text: the tokenizer conventions that tokenize use, one of "
+                        f"{', '.join(TOKENIZER_CHOICES)}, or your own function from text to a "
+                        "token list, e.g. nltk:word_tokenize (then only the conventions that "
+                        "take a tokenizer are searched; default: the text is already "
+                        "tokenized, split on whitespace)")
+
+
+def input_of(args, case_id: str | None = None):
+    from bleu_harness.explain.inputs import find_case, from_case, from_files, from_text
+
+    if case_id:
+        if args.hyp or args.ref:
+            raise UsageError("give a CASE_ID or --hyp/--ref, not both")
+        return from_case(find_case(case_id))
+    if args.hyp or args.ref:
+        return from_text(args.hyp, args.ref, args.tokenizer)
+    hyp_file = getattr(args, "hyp_file", None)
+    if hyp_file:
+        if not args.ref_files:
+            raise UsageError("give at least one REF_FILE after HYP_FILE")
+        return from_files(hyp_file, args.ref_files, args.tokenizer)
+    raise UsageError("give an input: a CASE_ID, HYP_FILE REF_FILE..., or --hyp TEXT --ref TEXT")

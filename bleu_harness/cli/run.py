@@ -1,0 +1,171 @@
+"""``bleu-harness run``: the conformance gate."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+from rich.console import Console
+
+from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.cli.options import (
+    TOKENIZER_CHOICES,
+    ProgressReporter,
+    add_format,
+    add_implementation,
+    add_timeouts,
+    jobs,
+    library_pythons,
+    load_tokenizer,
+)
+from bleu_harness.gate import (
+    EXIT_CODES,
+    NOTHING_KNOWN,
+    TERMINATED,
+    Known,
+    from_baseline,
+    read_known_file,
+)
+from bleu_harness.pipeline import REFERENCE_BACKENDS, RunOptions, execute_run
+from bleu_harness.report import stream
+from bleu_harness.report.html import render_html
+from bleu_harness.report.junit import render_junit
+from bleu_harness.report.markdown import render_markdown
+from bleu_harness.report.output import StreamFile, check_path, write_report
+from bleu_harness.report.summary import counts_line
+from bleu_harness.report.terminal import render_terminal
+
+NAME = "run"
+HELP = "run the case corpus as a conformance gate (the main job)"
+DESCRIPTION = (
+    "Judge every case: the implementation under test (the engine unless --implementation/"
+    "--implementation-cmd) against each recorded expectation and against the live library "
+    "of its convention; the live libraries against their recorded values (drift); and the "
+    "conventions against each other (the divergence map). Each distinct request runs once, "
+    "every backend in its own worker processes, timed.")
+EPILOG = "exit codes:\n" + "\n".join(f"  {code:>3}  {what}" for code, what in EXIT_CODES.items())
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("paths", metavar="PATH", nargs="*",
+                        help="case files or directories (default: the bundled corpus)")
+    parser.add_argument("--backend", action="append", default=[], metavar="NAME",
+                        help=f"reference backends to use: {', '.join(REFERENCE_BACKENDS)} "
+                        "(repeatable; default: all, the optional ones where installed)")
+    parser.add_argument("--library-python", action="append", default=[], metavar="LIB=PYTHON",
+                        help="run a library's worker on another interpreter that has that "
+                        "release installed, e.g. nltk=/path/to/venv/bin/python (repeatable)")
+    under_test = parser.add_argument_group("implementation under test")
+    add_implementation(under_test)
+    under_test.add_argument("--claims", metavar="CONVENTION",
+                            help=f"the convention it claims to follow ({', '.join(CONVENTIONS)})")
+    parser.add_argument("--select", metavar="GLOB", help="only cases whose id matches GLOB")
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG",
+                        help="only cases with this tag (repeatable: any of them)")
+    parser.add_argument("--tokenizer", type=load_tokenizer, metavar="MODULE:CALLABLE",
+                        help="score every case in your own tokens: each text becomes the "
+                        "function's tokens (e.g. nltk:word_tokenize; or a SacreBLEU name: "
+                        f"{', '.join(TOKENIZER_CHOICES)}) joined by spaces; the recorded "
+                        "values are skipped (they hold for the case's own tokens), the "
+                        "libraries and the divergence map run on the new tokens")
+    add_format(parser, "json", "markdown")
+    parser.add_argument("--output", metavar="FILE",
+                        help="write the report there (json: the stream, written as it goes); "
+                        "the summary line is still printed")
+    parser.add_argument("--junit-xml", metavar="FILE", help="also write JUnit XML there")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the single-file HTML report there")
+    parser.add_argument("--baseline", metavar="RUN",
+                        help="a stored run (--format json): its failures are known; fail only "
+                        "on what is new, and on what it lists that no longer fails")
+    parser.add_argument("--known", metavar="FILE",
+                        help="a YAML list of known failures ({case, check?, convention?, "
+                        "reason}); one that no longer fails fails the gate until removed")
+    parser.add_argument("--strict-references", action="store_true",
+                        help="a reference library drifting from its recorded value fails (exit 3)")
+    add_timeouts(parser)
+    parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
+                        help="workers per backend (default 1; the backends run in parallel)")
+    parser.add_argument("--map", action="store_true",
+                        help="print the divergence map (conventions against each other)")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print only failures and the summary line")
+
+
+def _known(args) -> Known:
+    if not args.baseline and not args.known:
+        return NOTHING_KNOWN
+    keys, drift = frozenset(), frozenset()
+    if args.baseline:
+        baseline = stream.read_run(args.baseline)
+        keys, drift = from_baseline(baseline.checks, args.baseline)
+    entries = read_known_file(args.known) if args.known else ()
+    return Known(keys, drift, entries, args.baseline or "", args.known or "")
+
+
+def main(args, console: Console) -> int:
+    outputs = {flag: check_path(path, flag) for flag, path in
+               (("--output", args.output), ("--junit-xml", args.junit_xml),
+                ("--html", args.html)) if path is not None}  # "" is refused, not ignored
+    options = RunOptions(
+        paths=tuple(args.paths), backends=tuple(args.backend),
+        implementation=args.implementation, implementation_cmd=args.implementation_cmd,
+        claims=args.claims, select=args.select, tags=tuple(args.tag), timeout=args.timeout,
+        startup_timeout=args.startup_timeout, jobs=args.jobs,
+        strict_references=args.strict_references, known=_known(args),
+        library_python=library_pythons(args.library_python), tokenizer=args.tokenizer)
+    stream_file = StreamFile(outputs["--output"]) if (
+        args.format == "json" and "--output" in outputs) else None
+
+    def sink(line) -> None:
+        if args.format != "json":
+            return
+        text = stream.dumps(line)
+        if stream_file is not None:
+            stream_file.write(text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+    try:
+        with ProgressReporter() as progress:
+            result = execute_run(options, sink, progress)
+    finally:
+        if stream_file is not None:
+            stream_file.finish()
+    run = result.run()
+    if run.footer.interrupted:
+        code = run.footer.exit_code
+        print(f"bleu-harness run: {'terminated' if code == TERMINATED else 'interrupted'}",
+              file=sys.stderr)
+    elif not run.checks and not run.problems:
+        print("bleu-harness run: error: no check ran (no case matched the paths, --select and "
+              "--tag given)", file=sys.stderr)
+    if "--junit-xml" in outputs:
+        write_report(outputs["--junit-xml"], render_junit(run, args.strict_references),
+                     "--junit-xml")
+    if "--html" in outputs:
+        write_report(outputs["--html"], render_html(run, {c.id: c for c in result.cases}),
+                     "--html")
+    if args.format == "markdown":
+        _emit(render_markdown(run), outputs.get("--output"), run)
+    elif args.format == "terminal":
+        show_map = args.map or (console.is_terminal and result.exit_code == 0)
+        if "--output" in outputs:
+            target = Console(record=True, file=io.StringIO(), soft_wrap=True, width=10_000)
+            render_terminal(run, target, show_map, args.quiet)
+            write_report(outputs["--output"], target.export_text())
+            print(counts_line(run))
+        else:
+            render_terminal(run, console, show_map, args.quiet)
+    elif "--output" in outputs:
+        print(counts_line(run))
+    return result.exit_code
+
+
+def _emit(text: str, path, run) -> None:
+    if path is not None:
+        write_report(path, text)
+        print(counts_line(run))
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,337 @@
+"""``bleu-harness score``: every convention on the same files, side by side."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from bleu_harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request
+from bleu_harness.bleu.agreement import as_percent
+from bleu_harness.bleu.api import plan
+from bleu_harness.bleu.conventions import scores_agree
+from bleu_harness.bleu.counting import count
+from bleu_harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks
+from bleu_harness.cli.options import (
+    add_format,
+    jobs,
+    load_tokenizer,
+    option_value,
+    print_json,
+)
+from bleu_harness.errors import InputError, UsageError
+from bleu_harness.records import plain
+from bleu_harness.textfiles import is_sgml, read_parallel, stream_parallel
+
+NAME = "score"
+HELP = "score text files under every convention, side by side"
+DESCRIPTION = (
+    "Score a hypothesis file against one or more reference files (UTF-8, one segment a line; "
+    "several reference files give several references per segment) under each convention, and "
+    "mark where the conventions disagree.")
+EPILOG = (f"conventions: {', '.join(CONVENTIONS)}. Examples: --option smoothing=method1 (every "
+          "convention that has 'smoothing'), --option sacrebleu.tokenize=none (one convention), "
+          "--option weights=[0.5,0.5].")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("hyp_file", metavar="HYP_FILE", help="hypotheses, one per line")
+    parser.add_argument("ref_files", metavar="REF_FILE", nargs="+",
+                        help="references, one per line, aligned with HYP_FILE")
+    parser.add_argument("--convention", "-c", action="append", metavar="NAME",
+                        help="a convention to score with (repeatable) or 'all' (default: all)")
+    parser.add_argument("--sentence", action="store_true",
+                        help="score every line on its own (sentence level) instead of the corpus")
+    parser.add_argument("--jobs", "-j", type=jobs, default=1, metavar="N",
+                        help="count the corpus in N worker processes, a chunk of "
+                        f"{CHUNK_SEGMENTS:,} lines each (the result is the same bit for bit; "
+                        "default 1)")
+    parser.add_argument("--tokenizer", type=load_tokenizer, metavar="MODULE:CALLABLE",
+                        help="your own tokenizer, a function from text to a token list (e.g. "
+                        "nltk:word_tokenize), for the conventions that take one (sacrebleu, "
+                        "tf-nmt, t2t: the default with this option), as Hugging Face's bleu "
+                        "takes tokenizer=")
+    parser.add_argument("--remove-from-references", default="", metavar="TEXT",
+                        help="remove TEXT from every reference line first, e.g. '@@ ' (BPE "
+                        "joiners: BLEU over subword pieces is not BLEU over words)")
+    add_format(parser, "json")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a convention option in its library's vocabulary; VALUE is YAML; "
+                        "prefix KEY with 'NAME.' to set it for one convention only (repeatable)")
+
+
+def selected_conventions(names: Sequence[str] | None) -> tuple[str, ...]:
+    if not names or "all" in names:
+        return tuple(CONVENTIONS)
+    unknown = [n for n in names if n not in CONVENTIONS]
+    if unknown:
+        raise InputError(f"unknown convention {unknown[0]!r} (known: {', '.join(CONVENTIONS)}, all)")
+    return tuple(dict.fromkeys(names))
+
+
+def main(args, console: Console) -> int:
+    conventions = selected_conventions(args.convention)
+    tokenizer = args.tokenizer if callable(args.tokenizer) else None
+    if tokenizer is not None:
+        if not args.convention or "all" in args.convention:
+            conventions = tuple(n for n in conventions if CONVENTIONS[n].takes_tokenizer)
+        refusing = [n for n in conventions if not CONVENTIONS[n].takes_tokenizer]
+        if refusing:
+            takers = ", ".join(n for n in CONVENTIONS if CONVENTIONS[n].takes_tokenizer)
+            raise InputError(f"--tokenizer: {', '.join(refusing)} take no tokenizer (they "
+                             f"split on whitespace or apply their own rules; these do: "
+                             f"{takers})")
+    return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files), conventions,
+                               tuple(args.option), args.sentence, args.format == "json",
+                               args.jobs, tokenizer, args.remove_from_references), console)
+
+Outcome = BleuResult | ConventionError
+
+
+@dataclass(frozen=True)
+class ScoreArgs:
+    hyp_file: str
+    ref_files: tuple[str, ...]
+    conventions: tuple[str, ...]
+    options: tuple[str, ...]
+    sentence: bool
+    as_json: bool
+    jobs: int = 1
+    tokenizer: Any = None  # the user's callable, for every convention (all take one)
+    #: a string removed from every reference line (``run``'s ``remove_from_references``)
+    remove_from_references: str = ""
+
+
+def parse_option_assignments(
+    assignments: Sequence[str], conventions: Sequence[str]
+) -> dict[str, dict[str, Any]]:
+    """``KEY=VALUE`` (every selected convention that has KEY) or ``CONVENTION.KEY=VALUE``.
+
+    VALUE is read as YAML, so ``weights=[0.5,0.5]``, ``lowercase=true`` and ``k=5`` have their
+    natural types. A key that no selected convention has is an :class:`InputError`.
+    """
+    per_convention: dict[str, dict[str, Any]] = {name: {} for name in conventions}
+    for assignment in assignments:
+        key, sep, raw = assignment.partition("=")
+        if not sep or not key:
+            raise InputError(f"--option {assignment!r}: expected KEY=VALUE")
+        try:
+            value = option_value(raw)
+        except UsageError as error:
+            raise InputError(f"--option {key}: {error}") from None
+        target, dot, bare = key.partition(".")
+        if dot and target in CONVENTIONS:
+            if target not in per_convention:
+                raise InputError(f"--option {assignment!r}: convention {target!r} is not selected")
+            names, key = [target], bare
+        else:
+            names = list(conventions)
+        takers = [n for n in names if key in CONVENTIONS[n].option_names]
+        if not takers:
+            known = "; ".join(f"{n}: {', '.join(CONVENTIONS[n].option_names)}" for n in names)
+            raise InputError(f"unknown option {key!r} for {', '.join(names)} (known: {known})")
+        for name in takers:
+            per_convention[name][key] = _as_option(value)
+    return per_convention
+
+
+def _as_option(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_as_option(v) for v in value)
+    return value
+
+
+def run_score(args: ScoreArgs, console: Console) -> int:
+    options = parse_option_assignments(args.options, args.conventions)
+    if args.tokenizer is not None:
+        for name in args.conventions:
+            options[name].setdefault("tokenize", args.tokenizer)
+    requests = [Request(name, options[name]) for name in args.conventions]
+    try:
+        if args.sentence:
+            return _score_sentences(args, requests, console)
+        scoring = plan(requests, "corpus")
+        stats = count_chunks(chunked(_segments(args)), scoring.needed, args.jobs)
+        outcomes = scoring.finish(stats)
+        segments = next(iter(stats.values())).segment_count if stats else 0
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    if args.as_json:
+        print_json(_json_document(args, outcomes))
+    else:
+        _print_corpus(args, segments, outcomes, console)
+    return 0
+
+
+def _score_sentences(args: ScoreArgs, requests: list[Request], console: Console) -> int:
+    """Every line scored on its own and printed as it is scored: one plan for all lines, and
+    memory that does not grow with the file."""
+    scoring = plan(requests, "sentence")
+    rows = (scoring.finish(count([hyp], [refs], scoring.needed))
+            for hyp, refs in _segments(args))
+    if args.as_json:
+        _stream_json_sentences(args, rows)
+    else:
+        _print_sentences(args, rows, console)
+    return 0
+
+
+def _segments(args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:
+    """Plain-text files line by line (bounded memory); SGML files are read whole (their
+    segments are matched by id, in mteval's order). ``--remove-from-references`` applied,
+    and a warning on stderr at the end where the text looks split into subword pieces."""
+    if any(is_sgml(path) for path in (args.hyp_file, *args.ref_files)):
+        hyps, refs = read_parallel(args.hyp_file, list(args.ref_files))
+        pairs: Iterator[tuple[str, list[str]]] = zip(hyps, refs)
+    else:
+        pairs = stream_parallel(args.hyp_file, args.ref_files)
+    return _watched_for_subwords(pairs, args)
+
+
+#: Marks of text split into subword pieces: subword-nmt's joiner ("Republic@@ an") and
+#: SentencePiece's word-start piece ("▁Republic an").
+SUBWORD_MARKS = ("@@ ", "\u2581")
+#: How many lines are looked at for those marks.
+SUBWORD_SAMPLE = 1000
+
+
+def _watched_for_subwords(pairs: Iterator[tuple[str, list[str]]],
+                          args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:
+    remove = args.remove_from_references
+    files = (args.hyp_file, *args.ref_files)
+    marked = [0] * len(files)
+    seen = 0
+    for hyp, refs in pairs:
+        if remove:
+            refs = [ref.replace(remove, "") for ref in refs]
+        if seen < SUBWORD_SAMPLE:
+            seen += 1
+            for i, text in enumerate((hyp, *refs)):
+                marked[i] += any(mark in text or text.endswith("@@") for mark in SUBWORD_MARKS)
+        yield hyp, refs
+    for path, count_marked in zip(files, marked):
+        if count_marked:
+            hint = ("remove them first (e.g. sed -r 's/(@@ )|(@@ ?$)//g')" if path == args.hyp_file
+                    else "--remove-from-references '@@ ' removes subword-nmt's joiners")
+            print(f"bleu-harness score: warning: {path} looks split into subword pieces "
+                  f"('@@ ' or '\u2581' in {count_marked} of its first {seen} lines): BLEU over "
+                  f"subword pieces is not BLEU over words; {hint}", file=sys.stderr)
+
+
+def outcome_dict(outcome: Outcome) -> dict[str, Any]:
+    if isinstance(outcome, ConventionError):
+        return {"convention": outcome.convention, "raises": outcome.library_exception,
+                "rule": outcome.rule}
+    return outcome.to_dict()
+
+
+def _document_head(args: ScoreArgs) -> dict[str, Any]:
+    return {"hypotheses": args.hyp_file, "references": list(args.ref_files),
+            "level": "sentence" if args.sentence else "corpus"}
+
+
+def _json_document(args: ScoreArgs, outcomes: list[Outcome]) -> dict[str, Any]:
+    return {**_document_head(args), "results": [outcome_dict(o) for o in outcomes]}
+
+
+def _stream_json_sentences(args: ScoreArgs, rows: Iterator[list[Outcome]]) -> None:
+    """The document ``{..., "segments": [{"line": 1, "results": [...]}, ...]}``, written a
+    segment at a time."""
+    head = json.dumps(plain(_document_head(args)), indent=2, ensure_ascii=False)
+    sys.stdout.write(head[:-2] + ',\n  "segments": [')
+    for line, outcomes in enumerate(rows, start=1):
+        segment = {"line": line, "results": [outcome_dict(o) for o in outcomes]}
+        sys.stdout.write(("\n    " if line == 1 else ",\n    ") + json.dumps(
+            plain(segment), ensure_ascii=False, allow_nan=False, default=str))
+    sys.stdout.write("\n  ]\n}\n")
+
+
+def native(outcome: Outcome) -> float | str:
+    """The score on its convention's scale, or ``raises X`` for an outcome that is an error."""
+    if isinstance(outcome, ConventionError):
+        return f"raises {outcome.library_exception}"
+    return outcome.score
+
+
+def agreement_groups(outcomes: Sequence[Outcome]) -> list[str]:
+    """A letter per outcome; equal letters agree (``scores_agree``)."""
+    representatives: list[Outcome] = []
+    letters = []
+    for outcome in outcomes:
+        for index, seen in enumerate(representatives):
+            if scores_agree(outcome.convention, native(outcome), seen.convention, native(seen)):
+                break
+        else:
+            representatives.append(outcome)
+            index = len(representatives) - 1
+        letters.append(chr(ord("A") + index))
+    return letters
+
+
+def format_score(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if value != 0 and abs(value) < 1e-4:
+        return f"{value:.4g}"
+    return f"{value:.4f}"
+
+
+def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[Outcome], console: Console):
+    refs = ", ".join(args.ref_files)
+    table = Table(title=f"Corpus BLEU of {args.hyp_file} ({segments} segments) against {refs}",
+                  title_justify="left")
+    for column in ("convention", "score", "0-100", "precisions %", "BP", "hyp_len", "ref_len",
+                   "group"):
+        table.add_column(column, justify="left" if column in ("convention", "precisions %")
+                         else "right")
+    groups = agreement_groups(outcomes)
+    for outcome, group in zip(outcomes, groups):
+        if isinstance(outcome, ConventionError):
+            table.add_row(outcome.convention, f"raises {outcome.library_exception}", "", outcome.rule,
+                          "", "", "", group)
+            continue
+        scale = CONVENTIONS[outcome.convention].scale
+        percents = [as_percent(p, scale) for p in outcome.precisions]
+        table.add_row(
+            outcome.convention, format_score(outcome.score),
+            f"{as_percent(outcome.score, scale):.2f}",
+            "/".join(f"{p:.1f}" for p in percents), f"{outcome.bp:.4f}",
+            str(outcome.hyp_len), str(outcome.ref_len), group)
+    console.print(table)
+    if len(set(groups)) > 1:
+        members = {}
+        for outcome, group in zip(outcomes, groups):
+            members.setdefault(group, []).append(outcome.convention)
+        console.print("[bold]conventions disagree:[/] " + " · ".join(
+            f"{g} = {', '.join(names)}" for g, names in members.items()))
+    else:
+        console.print("all conventions agree")
+    for outcome in outcomes:
+        if isinstance(outcome, BleuResult):
+            console.print(f"  {outcome.signature}", highlight=False, soft_wrap=True)
+
+
+def _print_sentences(args: ScoreArgs, rows: Iterator[list[Outcome]], console: Console) -> None:
+    """One line of text per segment, printed as it is scored (a table of a million rows
+    would be held whole before the first is shown)."""
+    headers = ["line", *(f"{name} (0-{CONVENTIONS[name].scale:g})" for name in args.conventions),
+               "agree"]
+    widths = [max(len(h), 8) for h in headers]
+    console.print(f"Sentence BLEU of {args.hyp_file}, line by line", highlight=False,
+                  markup=False, soft_wrap=True)
+    write = sys.stdout.write
+    console.file.flush()
+    write("  ".join(h.rjust(w) for h, w in zip(headers, widths)) + "\n")
+    for line, outcomes in enumerate(rows, start=1):
+        cells = [f"raises {o.library_exception}" if isinstance(o, ConventionError)
+                 else format_score(o.score) for o in outcomes]
+        groups = agreement_groups(outcomes)
+        agree = "yes" if len(set(groups)) == 1 else "≠ " + "".join(groups)
+        write("  ".join(c.rjust(w) for c, w in zip([str(line), *cells], widths))
+              + "  " + agree + "\n")

@@ -1,0 +1,31 @@
+"""The ``bleu-harness`` console script: SIGINT and SIGTERM are handled before anything else
+is imported, so a signal while the command line loads (a few tenths of a second) ends it with
+one line and 130 / 143, never a traceback (:mod:`bleu_harness.signals`)."""
+
+from __future__ import annotations
+
+import sys
+
+from bleu_harness import signals
+
+
+def main(argv: list[str] | None = None) -> int:
+    signals.install()
+    try:
+        try:
+            from bleu_harness.cli import main as command_line
+        except KeyboardInterrupt as stop:
+            signals.hold()
+            print("bleu-harness: interrupted", file=sys.stderr)
+            return (signals.TERMINATED if isinstance(stop, signals.Terminated)
+                    else signals.INTERRUPTED)
+        return command_line(argv)
+    finally:
+        # The process ends with the code the command chose: a signal from now on stays
+        # pending (the interpreter's own shutdown gives SIGINT and SIGTERM back their default
+        # action, which would end the process by the signal instead).
+        signals.block()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+"""``bleu-harness identify``: which conventions and options produce a published score.
+
+Every convention is scored with each of its ``variants`` (one statistics pass per
+tokenization) and each result is compared to the value as printed, on the 0-1 and on the
+0-100 scale: "23.17" matches a score that rounds to 23.17 there.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from bleu_harness.bleu import CONVENTIONS, ConventionError, Request
+from bleu_harness.bleu.conventions import unit_score
+from bleu_harness.bleu.history import HISTORIES
+from bleu_harness.compare import expected_float, matches
+from bleu_harness.explain.attribution import plain
+from bleu_harness.explain.inputs import Input
+from bleu_harness.textfiles import InputError
+
+
+@dataclass(frozen=True)
+class Candidate:
+    convention: str
+    options: dict[str, Any]
+    score: float  # native scale
+    shown_as: float  # on the scale the value was given in
+    signature: str
+    matches: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"convention": self.convention,
+                "options": {k: plain(v) for k, v in self.options.items()},
+                "score": self.score, "compared_as": self.shown_as, "signature": self.signature,
+                "matches": self.matches}
+
+
+def parse_value(text: str) -> float:
+    try:
+        value = expected_float(text)
+    except ValueError:
+        raise InputError(f"--score {text!r}: not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise InputError(f"--score {text!r}: a BLEU score is a finite number >= 0")
+    return value
+
+
+def with_eras(convention: str, variants) -> list[dict[str, Any]]:
+    """The variants at the library's latest release, and again as each earlier era of its
+    history computed them (``version``: the era's first release)."""
+    history = HISTORIES.get(convention)
+    out = [dict(v) for v in variants]
+    if history is None:
+        return out
+    for start, end in history.eras():
+        if end is not None:
+            out += [{**v, "version": start} for v in variants]
+    return out
+
+
+def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
+    value = parse_value(value_text)
+    candidates: list[Candidate] = []
+    for name, convention in CONVENTIONS.items():
+        if callable(data.tokenizer) and not convention.takes_tokenizer:
+            continue  # a convention that takes no tokenizer cannot use the user's
+        options = [data.options_for(name, v) for v in with_eras(name, convention.variants)]
+        unique = list({repr(sorted(o.items())): o for o in options}.values())
+        outcomes = data.score([Request(name, o) for o in unique])
+        for o, outcome in zip(unique, outcomes):
+            if isinstance(outcome, ConventionError):
+                continue
+            unit = unit_score(name, outcome.score)
+            for shown in (unit, unit * 100):
+                candidates.append(Candidate(name, o, outcome.score, shown, outcome.signature,
+                                            matches(shown, value_text, "printed")))
+    found = _distinct([c for c in candidates if c.matches])
+    near = sorted(candidates, key=lambda c: _distance(c.shown_as, value))
+    return {
+        "value": value_text, "level": data.level,
+        "matches": [c.to_dict() for c in found],
+        "closest": [] if found else [c.to_dict() for c in _distinct(near)[:closest * 3]],
+        "searched": len({(c.convention, repr(c.options)) for c in candidates}),
+    }
+
+
+def _distance(a: float, b: float) -> float:
+    return abs(a - b) / max(abs(b), 1e-12)
+
+
+def _distinct(candidates: list[Candidate]) -> list[Candidate]:
+    seen, out = set(), []
+    for c in candidates:
+        key = (c.convention, repr(sorted(c.options.items())))
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def _changed(convention: str, level: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options that differ from the library's defaults at this level; an earlier release
+    as the range of releases that compute as it does (``as nltk >=3.3,<3.4``)."""
+    spec = CONVENTIONS[convention]
+    defaults = spec.resolve(level, {})
+    resolved = spec.resolve(level, dict(options))
+    return {k: plain(v) for k, v in resolved.items() if defaults.get(k) != v}
+
+
+def releases_text(convention: str, versions: list[str]) -> str:
+    """The eras of the releases given (``default``: the latest), merged where adjacent:
+    ``as nltk >=3.2.2,<3.5``."""
+    history = HISTORIES[convention]
+    eras = history.eras()
+    chosen = {history.era_of(history.latest if v == "default" else v) for v in versions}
+    runs: list[list[tuple[str, str | None]]] = []
+    for era in eras:
+        if history.era_of(era[0]) in chosen:
+            if runs and runs[-1][-1][1] == era[0]:
+                runs[-1].append(era)
+            else:
+                runs.append([era])
+    texts = []
+    for run in runs:
+        start, end = run[0][0], run[-1][1]
+        texts.append(f"as {convention} >={start}" + (f",<{end}" if end else ""))
+    return " | ".join(texts)
+
+
+def groups(matches: list[dict[str, Any]], level: str) -> list[dict[str, Any]]:
+    """Matches merged: one group per convention and score, with the option settings that
+    give it (as changes from the library's defaults), the defaults marked."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for match in matches:
+        key = (match["convention"], repr(match["score"]))
+        group = merged.setdefault(key, {"convention": match["convention"],
+                                        "score": match["score"], "settings": [],
+                                        "defaults": False})
+        changed = _changed(match["convention"], level, match["options"])
+        group["defaults"] = group["defaults"] or not changed
+        if changed not in group["settings"]:
+            group["settings"].append(changed)
+    return list(merged.values())
+
+
+def _settings_text(settings: list[dict[str, Any]], convention: str) -> str:
+    """``smoothing: method0 | method1; auto_reweigh: false | true`` -- each option that
+    varies among the settings, with its values (releases as ranges of releases)."""
+    keys = list(dict.fromkeys(k for s in settings for k in s))
+    parts = []
+    for key in keys:
+        values = list(dict.fromkeys(json_text(s.get(key, "default")) for s in settings))
+        if key == "version":
+            parts.append(f"release: {releases_text(convention, values)}")
+        else:
+            parts.append(f"{key}: {' | '.join(values)}")
+    return "; ".join(parts)
+
+
+def json_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def render(document: dict[str, Any]) -> str:
+    lines = [f"{document['searched']} convention settings searched for {document['value']}."]
+    if document["matches"]:
+        merged = groups(document["matches"], document["level"])
+        lines.append(f"{len(document['matches'])} settings produce it, in {len(merged)} "
+                     "groups (options as changes from the library's defaults):")
+        width = max(len(g["convention"]) for g in merged)
+        for group in merged:
+            mark = "the library's defaults" if group["defaults"] and len(
+                group["settings"]) == 1 else ""
+            varied = _settings_text([s for s in group["settings"] if s], group["convention"])
+            detail = "; ".join(part for part in (
+                "defaults" if group["defaults"] and varied else mark, varied) if part)
+            lines.append(f"  {group['convention']:<{width}}  {group['score']!r:<22}  {detail}")
+    else:
+        lines.append(f"Nothing produces {document['value']}. Closest:")
+        shown_as = {(c["convention"], repr(c["score"])): c["compared_as"]
+                    for c in document["closest"]}
+        for group in groups(document["closest"], document["level"]):
+            varied = _settings_text([s for s in group["settings"] if s], group["convention"])
+            detail = "; ".join(p for p in ("defaults" if group["defaults"] else "", varied) if p)
+            value = shown_as[(group["convention"], repr(group["score"]))]
+            lines.append(f"  {group['convention']:<13} {value:<24.10g} {detail}")
+    return "\n".join(lines)

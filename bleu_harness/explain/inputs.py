@@ -1,0 +1,70 @@
+"""What explain, identify and fingerprint score: an input and its tokenization, from a case
+of the corpus, from files, or from text typed at the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bleu_harness.bleu import CONVENTIONS, ConventionError, Request, score_many
+from bleu_harness.bleu.result import BleuResult
+from bleu_harness.cases.loader import load
+from bleu_harness.cases.model import Case
+from bleu_harness.textfiles import InputError, read_parallel
+
+
+@dataclass(frozen=True)
+class Input:
+    hypotheses: tuple[str, ...]
+    references: tuple[tuple[str, ...], ...]
+    level: str = "corpus"
+    tokenizer: str | None = None  # None: whitespace-tokenized text (the cases' default)
+    case_id: str = ""
+    #: convention -> the option sets the case's expectations use (a case's input only)
+    option_sets: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+
+    def options_for(self, convention: str, options: Mapping[str, Any] | None = None) -> dict:
+        """``options`` with the input's tokenization where the convention offers it."""
+        return CONVENTIONS[convention].with_case_tokenizer(options or {}, self.tokenizer)
+
+    def score(self, requests: Sequence[Request]) -> list[BleuResult | ConventionError]:
+        try:
+            return score_many(list(self.hypotheses), [list(r) for r in self.references],
+                              list(requests), self.level)
+        except ValueError as error:
+            raise InputError(str(error)) from None
+
+
+def from_case(case: Case) -> Input:
+    option_sets: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for e in case.expectations:
+        option_sets.setdefault(e.convention, {})[repr(sorted(e.options.items()))] = e.options
+    return Input(tuple(case.hypotheses), tuple(tuple(r) for r in case.references), case.level,
+                 case.tokenizer, case.id,
+                 {k: tuple(v.values()) for k, v in option_sets.items()})
+
+
+def find_case(case_id: str, paths: Sequence[str] = ()) -> Case:
+    loaded = load(list(paths) or None)
+    for case in loaded.cases:
+        if case.id == case_id:
+            return case
+    close = [c.id for c in loaded.cases if case_id.split("-")[0] in c.id][:5]
+    hint = f" (similar: {', '.join(close)})" if close else ""
+    raise InputError(f"no case {case_id!r} in the corpus{hint}")
+
+
+def from_text(hypotheses: Sequence[str], references: Sequence[str],
+              tokenizer: str | None) -> Input:
+    """One hypothesis typed at the command line against every ``--ref``: a sentence."""
+    if len(hypotheses) != 1:
+        raise InputError("give exactly one --hyp (several segments: use files)")
+    if not references:
+        raise InputError("give at least one --ref")
+    return Input((hypotheses[0],), (tuple(references),), "sentence", tokenizer)
+
+
+def from_files(hyp_file: str, ref_files: Sequence[str], tokenizer: str | None) -> Input:
+    hyps, refs = read_parallel(hyp_file, list(ref_files))
+    return Input(tuple(hyps), tuple(tuple(r) for r in refs), "corpus", tokenizer)

@@ -1,0 +1,300 @@
+"""One run, end to end: load and lint the cases, start the backends, plan the distinct
+requests, execute each once, judge every case as soon as its answers are in, and hand each
+stream line to a sink as it is judged (DESIGN.md "Data flow").
+
+It never aborts for one bad case or backend: a case-file problem becomes a ``problem`` line
+(and that case does not run), a backend's crash an outcome, a bug in judging one case an
+``error`` line for that case. An implementation under test that does not start is a
+:class:`~bleu_harness.errors.StartupError` (exit 2) before anything runs. An interrupted run
+(SIGINT, SIGTERM) still ends its stream with a footer that says so; once the judging has
+stopped, further signals wait (:func:`bleu_harness.signals.hold`) until the footer is written.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bleu_harness.backends.base import (
+    FAILED,
+    NOT_INSTALLED,
+    READY,
+    Backend,
+    BackendInfo,
+)
+from bleu_harness.backends.external import callable_backend, command_backend
+from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
+from bleu_harness.backends.optional import (
+    bleuscore_backend,
+    fast_bleu_backend,
+    torchmetrics_backend,
+)
+from bleu_harness.backends.own import EMULATED_VERSIONS, engine_backend
+from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.tokenizers import get_tokenizer, tokenizer_name
+from bleu_harness.cases.lint import lint
+from bleu_harness.cases.loader import load
+from bleu_harness.cases.model import Case, Problem
+from bleu_harness.cases.retokenize import retokenize
+from bleu_harness.errors import StartupError, UsageError
+from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, Executor
+from bleu_harness.gate import (
+    INTERRUPTED,
+    NOTHING_KNOWN,
+    TERMINATED,
+    Known,
+    Tally,
+    exit_code,
+    mark,
+    unmatched_entries,
+)
+from bleu_harness.judge import judge_case, summary_counts
+from bleu_harness.plan import CasePlan, Roles, distinct_requests, plan_cases
+from bleu_harness.records import (
+    ERROR,
+    EXPECTATION,
+    INTERNAL,
+    CheckRecord,
+    HarnessError,
+    Outcome,
+    Request,
+)
+from bleu_harness.report import stream
+from bleu_harness.signals import Terminated, critical, hold
+
+Sink = Callable[[Mapping[str, Any]], None]
+Progress = Callable[[int, int, int, int], None]  # requests done/total, cases judged/total
+
+#: The reference backends, by name: the engine, the live libraries, the optional ones.
+REFERENCE_BACKENDS: dict[str, Callable[..., Backend]] = {
+    "own": lambda python=None: engine_backend(),
+    "nltk": nltk_backend, "sacrebleu": sacrebleu_backend,
+    "torchmetrics": torchmetrics_backend, "fast-bleu": fast_bleu_backend,
+    "bleuscore": bleuscore_backend,
+}
+#: Libraries checked differentially only, beside a convention's primary library.
+EXTRA_LIBRARIES = ("fast-bleu", "bleuscore")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    paths: tuple[str, ...] = ()
+    backends: tuple[str, ...] = ()
+    implementation: str | None = None
+    implementation_cmd: str | None = None
+    claims: str | None = None
+    select: str | None = None
+    tags: tuple[str, ...] = ()
+    timeout: float = 10.0
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
+    jobs: int = 1
+    strict_references: bool = False
+    known: Known = NOTHING_KNOWN
+    #: library -> the Python interpreter its worker runs on (the library installed there)
+    library_python: Mapping[str, str] = field(default_factory=dict)
+    #: ``--tokenizer``: a tokenizer name or the user's callable; every case is re-tokenized
+    #: with it (``bleu_harness.cases.retokenize``)
+    tokenizer: Any = None
+
+
+@dataclass
+class RunResult:
+    header: stream.Header
+    records: list[CheckRecord]
+    problems: list[Problem]
+    footer: stream.Footer
+    cases: tuple[Case, ...] = ()  # every case loaded (the HTML report shows their inputs)
+
+    @property
+    def exit_code(self) -> int:
+        return self.footer.exit_code
+
+    def run(self) -> stream.Run:
+        return stream.Run(self.header, tuple(self.records), tuple(self.problems), self.footer)
+
+
+def select_cases(cases: Sequence[Case], pattern: str | None, tags: Sequence[str]) -> list[Case]:
+    chosen = [c for c in cases if pattern is None or fnmatch.fnmatchcase(c.id, pattern)]
+    if tags:
+        wanted = set(tags)
+        chosen = [c for c in chosen
+                  if wanted & ({t.split("@")[0] for t in c.tags} | set(c.tags))]
+    return chosen
+
+
+def under_test_backend(options: RunOptions) -> Backend | None:
+    """The implementation under test, or ``None`` for the engine."""
+    if options.implementation and options.implementation_cmd:
+        raise UsageError("give --implementation or --implementation-cmd, not both")
+    if options.implementation or options.implementation_cmd:
+        if not options.claims:
+            raise UsageError("--claims CONVENTION is required with an implementation under test")
+        if options.claims not in CONVENTIONS:
+            raise UsageError(f"--claims {options.claims!r}: unknown convention "
+                             f"(known: {', '.join(CONVENTIONS)})")
+        if options.implementation:
+            return callable_backend(options.implementation, options.claims)
+        return command_backend(options.implementation_cmd, options.claims)
+    if options.claims:
+        raise UsageError("--claims needs --implementation or --implementation-cmd")
+    return None
+
+
+def reference_backends(wanted: Sequence[str], library_python: Mapping[str, str]) -> list[Backend]:
+    unknown = [b for b in wanted if b not in REFERENCE_BACKENDS]
+    if unknown:
+        raise UsageError(f"--backend {unknown[0]!r}: unknown (known: "
+                         f"{', '.join(REFERENCE_BACKENDS)})")
+    unknown = [name for name in library_python if name not in REFERENCE_BACKENDS or name == "own"]
+    if unknown:
+        raise UsageError(f"--library-python {unknown[0]}=...: not a library backend (known: "
+                         f"{', '.join(n for n in REFERENCE_BACKENDS if n != 'own')})")
+    for name, python in library_python.items():
+        if shutil.which(python) is None:
+            raise UsageError(f"--library-python {name}={python}: no such program (give the "
+                             "path of a Python interpreter with the library installed)")
+    chosen = []
+    for name in (wanted or REFERENCE_BACKENDS):
+        python = library_python.get(name)
+        chosen.append(REFERENCE_BACKENDS[name](python) if python else REFERENCE_BACKENDS[name]())
+    return chosen
+
+
+def _check_asked_libraries(infos: Sequence[BackendInfo],
+                           library_python: Mapping[str, str]) -> None:
+    """A library the user pointed at an interpreter (``--library-python``) must start: one
+    that is not installed there or does not start stops the run (exit 2), rather than
+    being left out of a run that then passes."""
+    for info in infos:
+        if info.name in library_python and info.status in (NOT_INSTALLED, FAILED):
+            raise StartupError(f"--library-python {info.name}={library_python[info.name]}: "
+                               f"{info.note or info.status}")
+
+
+def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
+             claims: tuple[str, ...], is_engine: bool, divergence_map: bool) -> Roles:
+    libraries: dict[str, BackendInfo] = {}
+    extras: dict[str, tuple[BackendInfo, ...]] = {}
+    engine = None
+    for info in infos:
+        if info.status != READY:
+            continue
+        if info.role == "engine":
+            engine = info if divergence_map else None
+        elif info.name in EXTRA_LIBRARIES:
+            extras[info.conventions[0]] = extras.get(info.conventions[0], ()) + (info,)
+        elif info.role == "library":
+            libraries[info.conventions[0]] = info
+    return Roles(under_test=under_test, claims=claims, is_engine_under_test=is_engine,
+                 libraries=libraries, extra_libraries=extras, engine=engine,
+                 engine_follows=EMULATED_VERSIONS)
+
+
+def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = None) -> RunResult:
+    loaded = load(options.paths or None)
+    unmatched_entries(options.known.entries,  # a case with a problem still exists
+                      [c.id for c in loaded.cases] + [p.case_id for p in loaded.problems])
+    lint_problems = lint(loaded.cases)
+    problems = list(loaded.problems) + lint_problems
+    held_back = {(p.file, p.case_line) for p in lint_problems}
+    cases = [c for c in select_cases(loaded.cases, options.select, options.tags)
+             if (c.file, c.line) not in held_back]
+    if options.tokenizer is not None:
+        cases, untokenized = retokenize(cases, get_tokenizer(options.tokenizer),
+                                        tokenizer_name(options.tokenizer), options.timeout)
+        problems += untokenized
+    subject = under_test_backend(options)
+    backends = reference_backends(options.backends, options.library_python)
+    engine_wanted = any(b.name == "own" for b in backends)
+    if subject is None and not engine_wanted:
+        backends.insert(0, engine_backend())
+
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done, total, state["judged"], len(cases))
+
+    state = {"judged": 0}
+    with Executor(options.timeout, options.jobs, options.startup_timeout, report) as executor:
+        infos = executor.start_all(([subject] if subject else []) + backends)
+        if subject is not None:
+            under_test = infos[0]
+            if not under_test.ready:
+                flag = "--implementation" if options.implementation else "--implementation-cmd"
+                raise StartupError(f"{flag} {subject.name}: {under_test.note}")
+            claims, is_engine = (options.claims,), False
+        else:
+            under_test = next(i for i in infos if i.role == "engine")
+            claims, is_engine = tuple(CONVENTIONS), True
+        _check_asked_libraries(infos, options.library_python)
+        roles = roles_of(infos, under_test, claims, is_engine, divergence_map=engine_wanted)
+        header = stream.header_line(infos, loaded.corpus_hash, len(loaded.files),
+                                    under_test.name, claims, options.known.describe(),
+                                    sorted({c.root for c in loaded.cases}))
+        records: list[CheckRecord] = []
+        tally = Tally()
+        status: KeyboardInterrupt | None = None
+        try:
+            with critical():
+                sink(header)
+                for problem in problems:
+                    sink(stream.problem_line(problem))
+            _judge_as_answered(executor, plan_cases(cases, roles), is_engine, options.known,
+                               sink, state, records, tally)
+        except KeyboardInterrupt as stop:  # SIGINT, or SIGTERM (Terminated)
+            status = stop
+        hold()  # what is left is bounded: a signal now must not cut the footer short
+    complete = status is None
+    stale = tally.no_longer_failing(options.known) if complete else []
+    if complete:
+        code = exit_code(tally, len(problems), options.strict_references, stale)
+    else:
+        code = TERMINATED if isinstance(status, Terminated) else INTERRUPTED
+    footer = stream.footer_line(summary_counts(records), len(records), len(problems), code,
+                                stream.COMPLETE if complete else stream.INTERRUPTED, stale)
+    sink(footer)
+    return RunResult(stream.header_from_line(header), records, problems,
+                     stream.footer_from_line(footer), tuple(cases) if options.tokenizer
+                     is not None else loaded.cases)
+
+
+def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine: bool,
+                       known: Known, sink: Sink, state: dict[str, int],
+                       records: list[CheckRecord], tally: Tally) -> None:
+    """Execute every distinct request once; judge each case, in order, as soon as all its
+    answers are in, stream its lines, and add them to ``records`` and ``tally`` (a case's
+    lines all or none: an interruption between two cases leaves both consistent)."""
+    outcomes: dict[Request, Outcome] = {}
+    needed = [plan.requests for plan in plans]
+    next_case = 0
+
+    def judge_ready() -> None:
+        nonlocal next_case
+        while next_case < len(plans) and all(r in outcomes for r in needed[next_case]):
+            judged = mark(_judge_one(plans[next_case], outcomes, is_engine), known)
+            with critical():
+                tally.add(judged, known)
+                records.extend(judged)
+                for record in judged:
+                    sink(stream.check_line(record))
+                next_case += 1
+                state["judged"] = next_case
+
+    judge_ready()
+    for request, outcome in executor.run(distinct_requests(plans)):
+        outcomes[request] = outcome
+        judge_ready()
+
+
+def _judge_one(plan: CasePlan, outcomes: Mapping[Request, Outcome],
+               is_engine: bool) -> list[CheckRecord]:
+    try:
+        return judge_case(plan, outcomes, is_engine)
+    except Exception as error:  # a harness bug must not cost the other cases
+        case = plan.case
+        return [CheckRecord(case.id, case.relative_file, case.line, EXPECTATION, "harness", "",
+                            {}, None,
+                            HarnessError(INTERNAL, repr(error)), ERROR,
+                            message=f"judging failed: {error!r}")]

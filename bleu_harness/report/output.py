@@ -1,0 +1,201 @@
+"""Where reports go: paths checked before a run, written atomically, readable by others.
+
+* A report path is checked before the run starts (:func:`check_path`) by really trying: a
+  temporary file is created and written in the target's directory (a device is opened and
+  written nothing), so a directory, a directory that cannot be created, ``/proc``, a
+  read-only file system or ``/dev/full`` is a usage error then, not after an hour of work.
+* A regular file (or a new one) is replaced atomically: written to a temporary file created
+  with ``O_EXCL`` (:func:`tempfile.mkstemp`, so a planted symlink is never followed) in the
+  same directory, then renamed, so a reader never sees half a report. A symbolic link given
+  as the path is followed: its target is replaced, the link stays.
+* Anything else -- ``/dev/null``, ``/dev/stdout``, a FIFO -- is written to as it is, never
+  replaced (as root, a rename would have replaced the device node).
+* Files are created with mode 0666 minus the umask (0644 usually), like any other output.
+* A report that cannot be written is one line and exit code 2 (:class:`OutputError`), never
+  exit 1, which says the implementation fails; the previous file stays in place.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from bleu_harness.errors import UsageError
+from bleu_harness.text import one_line
+
+
+class OutputError(UsageError):
+    """A report file that cannot be written (exit code 2)."""
+
+
+def check_path(path: str | Path, flag: str = "--output") -> Path:
+    """The path a report will be written to, checked now by trying; links followed."""
+    target = Path(path)
+    if str(path) == "" or "\x00" in str(path):
+        raise UsageError(f"{flag}: give a file name")
+    shown = one_line(str(path))
+    try:
+        resolved = target.resolve() if target.is_symlink() else target
+        if resolved.is_dir():
+            raise UsageError(f"{flag} {shown}: is a directory (give a file name)")
+        parent = resolved.parent
+        if not parent.exists():
+            parent.mkdir(parents=True, exist_ok=True)
+        elif not parent.is_dir():
+            raise UsageError(f"{flag} {shown}: {one_line(str(parent))} is not a directory")
+        _try_writing(resolved)
+    except OSError as error:
+        raise UsageError(f"{flag} {shown}: cannot write there: "
+                         f"{error.strerror or error}") from None
+    except RuntimeError:  # a symlink loop
+        raise UsageError(f"{flag} {shown}: a symbolic link loop") from None
+    return resolved
+
+
+def _try_writing(target: Path) -> None:
+    """Write where the report will go, leaving nothing behind: a temporary file in the
+    target's directory (one byte), or a device opened and written nothing (``/dev/full``
+    refuses even that). A FIFO is not opened: that would wait for its reader."""
+    mode = _mode(target)
+    if mode is not None and stat.S_ISFIFO(mode):
+        return
+    if mode is not None and not stat.S_ISREG(mode):
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY)
+        try:
+            os.write(fd, b"")
+        finally:
+            os.close(fd)
+        return
+    fd, name = _temporary(target, ".tmp")
+    try:
+        os.write(fd, b"\n")
+    finally:
+        os.close(fd)
+        os.unlink(name)
+
+
+def _mode(path: Path) -> int | None:
+    try:
+        return path.stat().st_mode
+    except OSError:
+        return None
+
+
+def _is_special(path: Path) -> bool:
+    mode = _mode(path)
+    return mode is not None and not stat.S_ISREG(mode)
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _temporary(target: Path, suffix: str) -> tuple[int, str]:
+    """A new file beside ``target``, created with ``O_EXCL`` (never a planted link's
+    target), with the mode an ordinary new file gets."""
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
+    try:
+        os.fchmod(fd, _umask_mode())
+    except OSError:
+        os.close(fd)
+        os.unlink(name)
+        raise
+    return fd, name
+
+
+def _target(path: str | Path) -> Path:
+    target = Path(path)
+    return target.resolve() if target.is_symlink() else target
+
+
+def write_report(path: str | Path, text: str, flag: str = "--output") -> None:
+    """Write ``text`` to ``path``: atomically for a regular or new file, directly for a
+    device or FIFO. :class:`OutputError` if it cannot be written."""
+    target = _target(path)
+    try:
+        if _is_special(target):
+            with open(target, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = _temporary(target, ".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise OutputError(f"{flag} {one_line(str(path))}: cannot write: "
+                          f"{error.strerror or error}") from None
+
+
+class StreamFile:
+    """A stream written line by line as the run goes, and put in place when it ends.
+
+    For a regular file the lines go to a new ``.FILE.XXXXXXXX.partial`` beside it (flushed
+    after each line, so a killed run leaves everything judged so far), which is renamed to
+    ``FILE`` at the end -- also after an interruption, once the footer says so. The previous
+    ``FILE`` stays until the new stream has at least its header: a run that stops before
+    (a usage error, a signal while the cases load) or whose writing fails leaves it alone.
+    A device or FIFO is written to directly."""
+
+    def __init__(self, path: str | Path, flag: str = "--output") -> None:
+        self.target = _target(path)
+        self.flag = flag
+        self.direct = _is_special(self.target)
+        self.started = False  # a line was written (the header is the first)
+        self.failed = False
+        try:
+            if self.direct:
+                self.partial = self.target
+                self.stream: TextIO = open(self.target, "w", encoding="utf-8")
+            else:
+                fd, name = _temporary(self.target, ".partial")
+                self.partial = Path(name)
+                self.stream = os.fdopen(fd, "w", encoding="utf-8")
+        except OSError as error:
+            raise self._error(error) from None
+
+    def _error(self, error: OSError) -> OutputError:
+        self.failed = True
+        return OutputError(f"{self.flag} {one_line(str(self.target))}: cannot write: "
+                           f"{error.strerror or error}")
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except OSError as error:
+            raise self._error(error) from None
+        self.started = True
+
+    def finish(self) -> None:
+        """Close, and put the stream in place (if it has a header and nothing failed; else
+        the partial file is removed and the previous file stays)."""
+        try:
+            self.stream.close()
+        except OSError as error:
+            if not self.failed:
+                self._discard()
+                raise self._error(error) from None
+        if self.direct:
+            return
+        if self.failed or not self.started:
+            self._discard()
+            return
+        try:
+            os.replace(self.partial, self.target)
+        except OSError as error:
+            self._discard()
+            raise self._error(error) from None
+
+    def _discard(self) -> None:
+        if not self.direct:
+            self.partial.unlink(missing_ok=True)

@@ -1,0 +1,106 @@
+"""``python -m bleu_harness.worker own`` (the engine) and ``python -m bleu_harness.worker call
+MODULE:CALLABLE`` (a Python implementation under test): the harness's own workers, behind the
+same JSON-lines protocol as the library adapters (``bleu_harness/adapters/library_worker.py``), so
+that every backend runs in its own process, timed, and a crash or hang costs one request.
+
+A callable is ``fn(hypotheses, references, level, **options)`` and returns what the library
+it claims returns: a float (or anything ``float()`` accepts: numpy scalars, 0-d tensors), or
+a list of them for NLTK's list of weight vectors.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import sys
+from typing import Any
+
+from bleu_harness.adapters.library_worker import jsonable, score_answer, serve
+
+
+def load_callable(target: str):
+    """``MODULE:CALLABLE`` (the working directory is importable, as with ``python -m``)."""
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"expected MODULE:CALLABLE, got {target!r}")
+    function: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        function = getattr(function, part)
+    if not callable(function):
+        raise TypeError(f"{target} is a {type(function).__name__}, not a callable")
+    return function
+
+
+def call_worker(target: str) -> int:
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    loaded: dict[str, Any] = {}
+
+    def info() -> dict[str, Any]:
+        loaded["fn"] = load_callable(target)
+        return {"implementation": target, "python": platform.python_version()}
+
+    def score(request: dict[str, Any]) -> Any:
+        function = loaded.get("fn") or load_callable(target)
+        return function(request["hypotheses"], request["references"], request["level"],
+                        **request.get("options", {}))
+
+    return serve(info, score_answer(score))
+
+
+def figures(result) -> dict[str, float]:
+    """Every figure of an engine result a case may check: ``precision.N``, ``bp``,
+    ``hyp_len``, ``ref_len``, ``ratio``, mteval's ``cumulative.N`` / ``individual.N``."""
+    out: dict[str, float] = {"bp": float(result.bp), "hyp_len": result.hyp_len,
+                             "ref_len": result.ref_len}
+    if "ratio" in result.details:
+        out["ratio"] = result.details["ratio"]
+    elif result.ref_len:
+        out["ratio"] = result.hyp_len / result.ref_len
+    for n, p in enumerate(result.precisions, start=1):
+        out[f"precision.{n}"] = float(p)
+    for name in ("cumulative", "individual"):
+        for n, v in enumerate(result.details.get(name, ()), start=1):
+            out[f"{name}.{n}"] = float(v)
+    return out
+
+
+def own_worker() -> int:
+    from bleu_harness.bleu import score as bleu_score
+    from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+
+    def info() -> dict[str, Any]:
+        from bleu_harness import __version__
+        return {"library": "own", "version": __version__, "python": platform.python_version()}
+
+    def answer(request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            result = bleu_score(request["hypotheses"], request["references"],
+                                request["convention"], request["level"], **request["options"])
+        except ConventionError as error:
+            if error.library_exception == UNSUPPORTED_INPUT:
+                return {"unsupported": str(error)}
+            return {"error": str(error), "type": error.library_exception}
+        scores = list(result.scores)
+        return {"score": jsonable(scores if len(scores) > 1 else result.score),
+                "figures": jsonable_figures(figures(result))}
+
+    return serve(info, answer)
+
+
+def jsonable_figures(values: dict[str, float]) -> dict[str, Any]:
+    return {k: jsonable(v) for k, v in values.items()}
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["own"] and len(argv) == 1:
+        return own_worker()
+    if argv[:1] == ["call"] and len(argv) == 2:
+        return call_worker(argv[1])
+    print("usage: python -m bleu_harness.worker own | call MODULE:CALLABLE", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

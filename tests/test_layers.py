@@ -1,0 +1,28 @@
+"""The import layers (``[tool.importlinter]`` in pyproject.toml), checked with import-linter:
+the engine, :mod:`bleu_harness.bleu`, imports nothing of the harness around it, so it can be
+used and published as a library of its own."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_the_import_contracts_hold():
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+
+
+def test_the_engine_contract_names_every_module_outside_the_engine():
+    """A module added beside the engine is forbidden to it too (the list cannot rot)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    [engine] = [c for c in config["tool"]["importlinter"]["contracts"]
+                if c["source_modules"] == ["bleu_harness.bleu"]]
+    package = ROOT / "bleu_harness"
+    outside = {f"bleu_harness.{p.stem}" for p in package.iterdir()
+               if (p.suffix == ".py" or (p / "__init__.py").exists())
+               and p.stem not in ("__init__", "__main__", "bleu")}
+    assert outside == set(engine["forbidden_modules"])
