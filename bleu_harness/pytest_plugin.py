@@ -1,8 +1,17 @@
 """pytest plugin: ``pytest cases/`` collects each case of a case file as a test item.
 
 Registered through the ``pytest11`` entry point (pytest's "Working with non-python tests"
-pattern). A YAML file is a case file when it lies in a case corpus (a directory with
-``CORPUS_ROOT`` above it) or has a top-level ``schema:`` or ``cases:`` key. It is checked and
+pattern), so it is active wherever bleu-harness is installed -- and collects nothing it was not
+asked for. A YAML file is a case file only when
+
+* it lies in a case corpus: a directory with the marker file ``CORPUS_ROOT`` above it (a
+  file no other project's YAML comes with);
+* or it lies in a path named by the ini option ``bleu_harness_cases`` (paths relative to the
+  rootdir) or the command-line option ``--bleu-harness-cases PATH``;
+* or it is named on the command line itself and has a top-level ``schema:`` or ``cases:``.
+
+Any other YAML (a ``db.yaml`` with ``schema: public``, a ``fixtures.yaml`` with ``cases:``)
+is never read. A case file is checked and
 read by the loader ``bleu-harness run`` uses (``bleu_harness.cases.loader.load_found``: a regular
 file inside its corpus, at most 8 MiB, read once), so a file that ``run`` reports -- one that
 fails the schema or the lint rules, a link out of the corpus, a FIFO, socket or directory
@@ -46,6 +55,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("bleu-harness")
     group.addoption("--bleu-strict-references", action="store_true",
                     help="a reference library drifting from a recorded value fails the case")
+    group.addoption("--bleu-harness-cases", action="append", default=[], metavar="PATH",
+                    help="collect the YAML files under PATH as bleu-harness case files "
+                    "(besides case corpora, marked by a CORPUS_ROOT file)")
+    parser.addini("bleu_harness_cases", type="paths", default=[],
+                  help="paths whose YAML files are bleu-harness case files")
+
+
+def _opted_in(config: pytest.Config, path: Path) -> bool:
+    """Whether ``path`` lies under a path the user named as holding case files."""
+    named = [Path(p) for p in config.getini("bleu_harness_cases")]
+    named += [Path(os.path.abspath(p)) for p in config.getoption("bleu_harness_cases")]
+    here = Path(os.path.abspath(path))
+    return any(here == root or root in here.parents for root in named)
 
 
 def _corpus_of(path: Path) -> Path | None:
@@ -67,18 +89,25 @@ def _looks_like_case_file(path: Path) -> bool:
     return bool(_CASE_FILE.search(head.decode("utf-8", "replace")))
 
 
+def _is_case_file(parent: pytest.Collector, path: Path) -> bool:
+    if path.suffix not in CASE_SUFFIXES:
+        return False
+    if _corpus_of(path) is not None or _opted_in(parent.config, path):
+        return True
+    return parent.session.isinitpath(path) and _looks_like_case_file(path)
+
+
 def pytest_collect_file(parent: pytest.Collector, file_path: Path):
-    if file_path.suffix not in CASE_SUFFIXES:
-        return None
-    if _corpus_of(file_path) is not None or _looks_like_case_file(file_path):
+    if _is_case_file(parent, file_path):
         return CaseFile.from_parent(parent, path=file_path)
     return None
 
 
 if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
     def pytest_collect_directory(path: Path, parent: pytest.Collector):
-        """A directory named ``*.yaml`` is a case file ``run`` reports: so is it here."""
-        if path.suffix in CASE_SUFFIXES:
+        """A directory named ``*.yaml`` where case files are is a case file ``run`` reports:
+        so is it here."""
+        if _is_case_file(parent, path):
             return CaseFile.from_parent(parent, path=path)
         return None
 
@@ -90,7 +119,8 @@ if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
         report = yield
         if isinstance(collector, pytest.Directory) and report.passed:
             report.result.extend(CaseFile.from_parent(collector, path=path)
-                                 for path in _special_case_files(collector.path))
+                                 for path in _special_case_files(collector.path)
+                                 if _is_case_file(collector, path))
         return report
 
 

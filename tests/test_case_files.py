@@ -200,22 +200,26 @@ def test_a_yaml_file_that_is_not_a_regular_file_is_a_problem(tmp_path):
 # --- the pytest plugin -----------------------------------------------------------------------
 
 def pytest_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """pytest in a subprocess, its summary lines whole whatever terminal (if any) runs this."""
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
                            "-o", "addopts=", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+                          timeout=120, env={**os.environ, "COLUMNS": "1000"})
 
 
 def test_pytest_reports_every_bad_file_and_still_runs_the_good_one(tmp_path):
     """One bad file interrupted the whole session; files without ``schema: 1`` were skipped;
-    duplicate ids across files were not reported."""
-    (tmp_path / "laughs.yaml").write_text(BILLION_LAUGHS, encoding="utf-8")
-    (tmp_path / "deep.yaml").write_text("schema: 1\ncases: " + "[" * 50_000 + "]" * 50_000,
-                                        encoding="utf-8")
-    (tmp_path / "noschema.yaml").write_text("cases:\n" + one_case("other"), encoding="utf-8")
-    case_file(tmp_path, "good.yaml", GOOD)
-    case_file(tmp_path, "again.yaml", GOOD)
+    duplicate ids across files were not reported. The YAML outside the folder named as
+    holding case files is left alone."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "laughs.yaml").write_text(BILLION_LAUGHS, encoding="utf-8")
+    (cases / "deep.yaml").write_text("schema: 1\ncases: " + "[" * 50_000 + "]" * 50_000,
+                                     encoding="utf-8")
+    (cases / "noschema.yaml").write_text("cases:\n" + one_case("other"), encoding="utf-8")
+    case_file(cases, "good.yaml", GOOD)
+    case_file(cases, "again.yaml", GOOD)
     (tmp_path / "ci.yaml").write_text("jobs: {test: {runs-on: ubuntu}}\n", encoding="utf-8")
-    done = pytest_run(".", cwd=tmp_path)
+    done = pytest_run(".", "--bleu-harness-cases", "cases", cwd=tmp_path)
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
     assert "4 failed, 1 passed" in out, out

@@ -35,3 +35,37 @@ def test_failure_shows_yaml_lines_expected_actual_and_tags(tmp_path):
     assert "expected 0.7   actual 0.7788007830714049" in out and "closest-vs-shortest" in out
     assert "Traceback" not in out and "1 failed" in out
     assert 'name="provenance"' in junit.read_text()
+
+
+def test_another_projects_yaml_is_never_collected(tmp_path):
+    """Installed into another project, the plugin took over its YAML: ``db.yaml`` with
+    ``schema: public`` and ``fixtures.yaml`` with ``cases:`` gave 11 failed tests beside its
+    one passing test. Only case corpora (a CORPUS_ROOT file), the paths named by
+    ``bleu_harness_cases`` / ``--bleu-harness-cases`` and files named on the command line are
+    case files."""
+    (tmp_path / "db.yaml").write_text("schema: public\ntables: [a]\n", encoding="utf-8")
+    (tmp_path / "fixtures.yaml").write_text("cases:\n  - name: x\n", encoding="utf-8")
+    (tmp_path / "helm.yaml").mkdir()
+    (tmp_path / "dangling.yaml").symlink_to(tmp_path / "nowhere")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_x.py").write_text("def test_x():\n    assert True\n", encoding="utf-8")
+    done = pytest_run(cwd=tmp_path)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+    assert "failed" not in done.stdout
+
+
+def test_case_files_are_collected_where_the_user_says(tmp_path):
+    good = (CORPUS / "seeds" / "matlab.yaml").read_text(encoding="utf-8")
+    mine = tmp_path / "bleu"
+    mine.mkdir()
+    (mine / "matlab.yaml").write_text(good, encoding="utf-8")
+    assert "no tests ran" in pytest_run(cwd=tmp_path).stdout  # not asked for: not collected
+    by_option = pytest_run("--bleu-harness-cases", "bleu", "--collect-only", "-q", cwd=tmp_path)
+    assert "matlab.yaml::matlab-evaluate-summary" in by_option.stdout, by_option.stdout
+    (tmp_path / "pytest.ini").write_text("[pytest]\nbleu_harness_cases = bleu\n", encoding="utf-8")
+    by_ini = pytest_run("--collect-only", "-q", cwd=tmp_path)
+    assert "matlab.yaml::matlab-evaluate-summary" in by_ini.stdout, by_ini.stdout
+    named = pytest_run("bleu/matlab.yaml", "-o", "bleu_harness_cases=", "--collect-only", "-q",
+                       cwd=tmp_path)
+    assert "matlab.yaml::matlab-evaluate-summary" in named.stdout, named.stdout
