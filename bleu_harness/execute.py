@@ -95,6 +95,11 @@ def check_timeout(value: float, flag: str = "--timeout") -> float:
     return value
 
 
+#: A backend that times out on this many requests in a row gets no more: each of its other
+#: requests is a timeout at once (a hanging implementation would otherwise cost --timeout
+#: per request, one after another: ten minutes for a few dozen requests).
+TIMEOUTS_IN_A_ROW = 3
+
 #: Requests in flight per worker: the next ones wait in its stdin, so a worker never idles
 #: while the harness judges or reads; a failure is charged to the request at the head only.
 PIPELINE = 4
@@ -154,13 +159,18 @@ class Executor:
 
     def __init__(self, timeout: float = 10.0, jobs: int = 1,
                  startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+                 progress: Callable[[int, int], None] | None = None,
+                 notice: Callable[[str], None] | None = None) -> None:
         self.timeout = check_timeout(timeout)
         self.startup_timeout = check_timeout(startup_timeout, "--startup-timeout")
         if jobs < 1:
             raise UsageError(f"--jobs {jobs}: give a number of workers >= 1")
         self.jobs = jobs
         self.progress = progress
+        self.notice = notice
+        #: Timeouts in a row per backend, and the backends given up on (with why).
+        self.timeouts: dict[str, int] = {}
+        self.given_up: dict[str, str] = {}
         self.selector = selectors.DefaultSelector()
         self.backends: dict[str, Backend] = {}
         self.infos: dict[str, BackendInfo] = {}
@@ -336,6 +346,10 @@ class Executor:
         queue = self.queues[name]
         backend = self.backends[name]
         workers = self.workers.setdefault(name, [])
+        while queue and name in self.given_up:
+            ident = self._take_ident()
+            self.finished[ident] = Finished(ident, queue.popleft(), backend,
+                                            failure=Timeout(self.timeout, self.given_up[name]))
         while queue:
             live = [w for w in workers if w.alive]
             if len(live) < self.jobs and all(w.inflight for w in live):
@@ -444,6 +458,7 @@ class Executor:
                 elif worker.inflight and now > worker.deadline:
                     head = worker.inflight[0]
                     what = "read its request" if worker.written < head.end else "answer"
+                    self._count_timeout(worker.backend.name, head)
                     self._fail(worker, Timeout(head.timeout,
                                                f"did not {what} within {head.timeout:g} s"))
                 if not worker.alive and not worker.inflight:
@@ -518,8 +533,23 @@ class Executor:
                           "(every answer carries the id of its request)"))
         self._finish_head(worker, answer=answer)
 
+    def _count_timeout(self, name: str, head: Sent) -> None:
+        if head.request is None:
+            return
+        self.timeouts[name] = self.timeouts.get(name, 0) + 1
+        if self.timeouts[name] == TIMEOUTS_IN_A_ROW and name not in self.given_up:
+            self.given_up[name] = (
+                f"not sent: {name} timed out on {TIMEOUTS_IN_A_ROW} requests in a row "
+                f"(--timeout {head.timeout:g} s each)")
+            if self.notice is not None:
+                self.notice(f"{name} timed out on {TIMEOUTS_IN_A_ROW} requests in a row: its "
+                            "other requests are not sent and count as timeouts (a slow but "
+                            "working implementation needs a longer --timeout)")
+
     def _finish_head(self, worker: Worker, answer: dict[str, Any] | None = None,
                      failure: Outcome | None = None) -> None:
+        if answer is not None:
+            self.timeouts[worker.backend.name] = 0
         sent = worker.inflight.popleft()
         self.finished[sent.ident] = Finished(sent.ident, sent.request, worker.backend, answer,
                                              failure)

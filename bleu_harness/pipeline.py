@@ -193,7 +193,8 @@ def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
                  engine_follows=EMULATED_VERSIONS)
 
 
-def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = None) -> RunResult:
+def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = None,
+                notice: Callable[[str], None] | None = None) -> RunResult:
     loaded = load(options.paths or None)
     unmatched_entries(options.known.entries,  # a case with a problem still exists
                       [c.id for c in loaded.cases] + [p.case_id for p in loaded.problems])
@@ -217,7 +218,8 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
             progress(done, total, state["judged"], len(cases))
 
     state = {"judged": 0}
-    with Executor(options.timeout, options.jobs, options.startup_timeout, report) as executor:
+    with Executor(options.timeout, options.jobs, options.startup_timeout, report,
+                  notice) as executor:
         infos = executor.start_all(([subject] if subject else []) + backends)
         if subject is not None:
             under_test = infos[0]

@@ -68,9 +68,9 @@ def end(pids) -> None:
             pass
 
 
-def run(**options) -> tuple[RunResult, list[dict]]:
+def run(notice=None, **options) -> tuple[RunResult, list[dict]]:
     lines: list[dict] = []
-    result = execute_run(RunOptions(**options), lines.append)
+    result = execute_run(RunOptions(**options), lines.append, notice=notice)
     return result, lines
 
 

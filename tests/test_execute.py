@@ -368,3 +368,22 @@ def test_an_answer_nested_too_deep_for_json_stops_explain_and_fingerprint_cleanl
     assert main([*command, "--implementation-cmd", f"{FAKE} deep-always"]) == 2
     err = capsys.readouterr().err
     assert "nested too deep" in err and err.count("\n") == 1
+
+
+def test_an_implementation_that_keeps_timing_out_gets_no_more_requests():
+    """A new user's implementation that hung on most requests took 583 s (10 s a request,
+    one after another) with nothing said. After three timeouts in a row its other requests
+    are timeouts at once, and a line says so while the run goes."""
+    notices: list[str] = []
+    started = time.monotonic()
+    result, _ = run(implementation="miniatures:hangs", claims="nltk", paths=(TIES,),
+                    timeout=0.5, notice=notices.append)
+    mine = [r for r in checks(result) if r.backend == "miniatures:hangs"]
+    assert len(mine) > 6 and all(r.actual.kind == "timeout" for r in mine)
+    assert all(r.verdict == ERROR for r in mine if r.other != "fast-bleu")  # it declines some
+    waited = {(r.case, json.dumps(dict(r.options), sort_keys=True, default=str)) for r in mine
+              if "not sent" not in r.actual.message}
+    assert len(waited) <= 3 < len(mine)  # three requests waited for; the others not sent
+    assert notices and "timed out on 3 requests in a row" in notices[0]
+    assert result.exit_code == 1
+    assert time.monotonic() - started < 30

@@ -186,6 +186,11 @@ class ProgressReporter:
             print(f"bleu-harness: {done}/{total} requests answered, {judged}/{cases} cases "
                   f"judged ({now - self.started:.0f} s)", file=sys.stderr, flush=True)
 
+    def notice(self, text: str) -> None:
+        """A line about the run while it goes (above the bar on a terminal)."""
+        self.console.print(f"bleu-harness: {text}", highlight=False, markup=False,
+                           soft_wrap=True)
+
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.stop()

@@ -129,7 +129,7 @@ def main(args, console: Console) -> int:
 
     try:
         with ProgressReporter() as progress:
-            result = execute_run(options, sink, progress)
+            result = execute_run(options, sink, progress, progress.notice)
     finally:
         if stream_file is not None:
             stream_file.finish()
