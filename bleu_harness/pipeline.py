@@ -63,6 +63,7 @@ from bleu_harness.records import (
     Request,
 )
 from bleu_harness.report import stream
+from bleu_harness.report.causes import reconciled
 from bleu_harness.signals import Terminated, critical, hold
 
 Sink = Callable[[Mapping[str, Any]], None]
@@ -113,7 +114,8 @@ class RunResult:
         return self.footer.exit_code
 
     def run(self) -> stream.Run:
-        return stream.Run(self.header, tuple(self.records), tuple(self.problems), self.footer)
+        return stream.Run(self.header, tuple(reconciled(self.records)), tuple(self.problems),
+                          self.footer)
 
 
 def select_cases(cases: Sequence[Case], pattern: str | None, tags: Sequence[str]) -> list[Case]:

@@ -20,6 +20,7 @@ from bleu_harness.explain.diagnose import MATCH, SMOOTHING_VALUES, diagnose
 from bleu_harness.judge import answered_claim, recorded_claim
 from bleu_harness.plan import effective_options
 from bleu_harness.records import CheckRecord, Value
+from bleu_harness.report.stream import dumps, read_run
 from bleu_harness.report.summary import failure_groups
 
 FAMILIES = CORPUS / "families"
@@ -198,3 +199,21 @@ def test_an_edited_stream_keeps_the_causes_it_has():
     odd = replace(_failure("x", [["bp=off"]], ["bp=off"]),
                   cause={"group": "bp=off", "fits": 7, "moved": [["deep"]]})
     assert [name for name, _ in failure_groups([odd])] == ["bp=off"]
+
+
+def test_every_view_names_the_same_cause_for_a_failure(tmp_path):
+    """A new user's no-BP wrapper: the terminal, Markdown and JUnit grouped its failures
+    under bp=off while the stream's per-check cause, and so diff and the HTML report, said
+    ref=shortest for 33 of them. A stream read back now carries its group's cause, as the
+    views of the run itself do."""
+    output = tmp_path / "run.jsonl"
+    result, lines = run(implementation="miniatures:constant_half", claims="nltk",
+                        paths=(str(DOCUMENTED),), select="b0*", backends=("nltk",))
+    with output.open("w", encoding="utf-8") as stream:
+        for line in lines:
+            stream.write(dumps(line))
+    shown_now = {r.key(): r.cause for r in result.run().checks if r.cause}
+    read_back = {r.key(): r.cause for r in read_run(output).checks if r.cause}
+    assert shown_now and shown_now == read_back
+    raw = {r.key(): r.cause for r in result.records if r.cause}
+    assert raw != shown_now  # the per-check diagnoses differ: reconciling is what aligns them

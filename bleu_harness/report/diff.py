@@ -10,7 +10,7 @@ it claims, a backend's version or status, the corpus -- is listed first
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bleu_harness.errors import UsageError
 from bleu_harness.records import ATTENTION, CheckRecord, shown
@@ -76,8 +76,8 @@ def diff_runs(old: Run, new: Run) -> RunDiff:
                                             or previous.verdict not in ATTENTION):
             new_bad.append(record)
         if previous is not None and previous.verdict in ATTENTION and (
-                record.verdict not in ATTENTION):
-            fixed.append(record)
+                record.verdict not in ATTENTION):  # by the cause and families it failed with
+            fixed.append(replace(record, cause=previous.cause, tags=previous.tags or record.tags))
         if previous is not None and shown(previous.actual) != shown(record.actual):
             moved.append((previous, record))
     old_cases = {c.case for c in old.checks}

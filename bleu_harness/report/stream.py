@@ -24,6 +24,7 @@ from bleu_harness import __version__
 from bleu_harness.backends.base import BackendInfo
 from bleu_harness.cases.model import Problem
 from bleu_harness.errors import StreamError
+from bleu_harness.report.causes import reconciled
 from bleu_harness.records import (
     CheckRecord,
     clean_text,
@@ -223,7 +224,8 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
             raise StreamError(f"{name}: truncated: no footer (the run was killed before it "
                               "finished)")
         footer = Footer(len(checks), {}, len(problems), -1, TRUNCATED)
-    return Run(header, tuple(checks), tuple(problems), footer, name)
+    # every view names one cause per failure: its group's (bleu_harness.report.causes)
+    return Run(header, tuple(reconciled(checks)), tuple(problems), footer, name)
 
 
 def _json_line(raw: str, where: str) -> Any:
