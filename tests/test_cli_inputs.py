@@ -133,3 +133,21 @@ def test_subword_text_is_warned_about_and_its_joiners_can_be_removed(capsys):
     hyps = Path(hyp).read_text(encoding="utf-8").split("\n")[:-1]
     refs = Path(ref).read_text(encoding="utf-8").replace("@@ ", "").split("\n")[:-1]
     assert got == sacrebleu.corpus_bleu(hyps, [refs]).score
+
+
+@pytest.mark.parametrize("arguments, code", [
+    (["score", HYP, REF], 0),
+    (["run", "--select", "b0*", "--implementation", "miniatures:first_reference_wins_ties",
+      "--claims", "nltk"], 1),
+])
+def test_a_reader_that_leaves_does_not_change_the_exit_code(arguments, code):
+    """``bleu-harness run | head -1`` exited 1 whatever the run found (rich's broken-pipe
+    exit), and so did ``score | head``: now the rest of the output is discarded and the
+    command exits with its own code."""
+    process = subprocess.Popen([sys.executable, "-m", "bleu_harness", *arguments],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=Path(__file__).parent)
+    process.stdout.readline()
+    process.stdout.close()  # the reader leaves
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == code and b"Traceback" not in err, err[-500:]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import signal
 import sys
 import textwrap
@@ -88,11 +89,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     owned = not signals.installed()  # the console script installs them before any import
     if owned:
         signals.install()
+    stdout = sys.stdout
+    sys.stdout = ReaderMayLeave(stdout)
     try:
         return _main(argv)
     finally:
+        sys.stdout = stdout
         if owned:
             signals.uninstall()
+
+
+class ReaderMayLeave:
+    """Standard output whose reader may leave (``bleu-harness run | head``): what is written
+    after that is discarded and the command goes on, so it exits with its own code (a gate
+    whose output was cut still fails when the implementation fails)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._reader_left()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._reader_left()
+
+    def _reader_left(self) -> None:
+        try:  # the interpreter's own last flush at exit must not fail either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+        except (OSError, ValueError):
+            pass
+        self._stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -114,9 +150,6 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"bleu-harness {command}: {'terminated' if terminated else 'interrupted'}",
               file=sys.stderr)
         return signals.TERMINATED if terminated else signals.INTERRUPTED
-    except BrokenPipeError:  # `bleu-harness ... | head`: the reader left; nothing to say
-        sys.stderr.close()
-        return 0
     held = signals.held_signal()
     if held is not None:
         print(f"bleu-harness {command}: a signal ({signal.Signals(held).name}) arrived "
