@@ -61,7 +61,7 @@ def test_the_terminal_view_reads_from_the_bottom(tmp_path, capsys):
     assert lines[-1].endswith("→ exit 1") and "divergences between conventions" in lines[-1]
     group = next(i for i, line in enumerate(lines) if line.startswith("── new: ref=closest_first"))
     assert "the first-listed on a tie" in lines[group + 1]
-    end = next((i for i, line in enumerate(lines) if line.startswith("── skipped:")),
+    end = next((i for i, line in enumerate(lines) if line.startswith("── not run")),
                len(lines) - 1)
     assert all(line.startswith(("FAIL", "    ")) for line in lines[group + 2:end])
     assert all(line.startswith("   ") for line in lines[end + 1:-1])  # skips: one per reason

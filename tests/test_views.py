@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -378,7 +379,7 @@ def test_every_skipped_check_is_named_once_under_its_reason(capsys, format_):
                  "--format", format_]) == 0
     out = capsys.readouterr().out
     assert "5 skipped" in out
-    assert "kipped: 5 checks (3 reasons)" in out
+    assert "(skipped or unsupported): 5 checks (3 reasons)" in out
     reason = "recorded for nltk >=3.2.2,<3.3, installed"
     if format_ == "markdown":
         reason = reason.replace(">", "&gt;").replace("<", "&lt;")
@@ -439,3 +440,17 @@ def test_the_project_shows_skip_reasons_by_default():
     reports = [o for o in options["tool"]["pytest"]["ini_options"]["addopts"].split()
                if o.startswith("-r")]
     assert reports and "s" in reports[0] and "f" in reports[0]  # skips, and failures too
+
+
+def test_unsupported_checks_are_named_with_their_reason(capsys, monkeypatch):
+    """A new user's run counted "9 unsupported" and named none of them (expectations of a
+    figure that an implementation under test does not report)."""
+    monkeypatch.chdir(TESTS)
+    assert main(["run", str(CORPUS / "seeds" / "nltk-docs.yaml"), "--backend", "own",
+                 "--implementation",
+                 "miniatures:faithful", "--claims", "nltk"]) == 0
+    out = capsys.readouterr().out
+    counted = re.search(r"(\d+) unsupported", out)
+    assert counted, out[-500:]
+    line = next(line for line in out.splitlines() if "unsupported: it reports the score" in line)
+    assert line.strip().startswith(f"{counted.group(1)} · ")

@@ -82,7 +82,8 @@ def _skips(run: Run) -> list[str]:
     if not groups:
         return []
     total = sum(len(records) for _, records in groups)
-    out = [f"<details><summary>Skipped: {total} checks ({len(groups)} reasons)</summary>", "",
+    out = [f"<details><summary>Not run (skipped or unsupported): {total} checks "
+           f"({len(groups)} reasons)</summary>", "",
            "| reason | checks | cases |", "|---|---:|---|"]
     out += [f"| {cell(reason)} | {len(records)} | {cell(some_cases(records))} |"
             for reason, records in groups]

@@ -90,12 +90,16 @@ def skip_reason(record: CheckRecord) -> str:
 
 
 def skip_groups(records: Iterable[CheckRecord]) -> list[tuple[str, list[CheckRecord]]]:
-    """The skipped checks grouped by their reason, the biggest group first (ties by
-    reason): every skipped check is named once, under its reason."""
+    """The checks that did not run -- skipped, or unsupported by what was asked -- grouped
+    by their reason, the biggest group first (ties by reason): each is named once, under its
+    reason (the summary line counts them)."""
     groups: dict[str, list[CheckRecord]] = {}
     for record in records:
-        if record.verdict == SKIPPED:
-            groups.setdefault(skip_reason(record), []).append(record)
+        if record.verdict in (SKIPPED, UNSUPPORTED):
+            reason = skip_reason(record)
+            if record.verdict == UNSUPPORTED:
+                reason = f"unsupported: {reason}"
+            groups.setdefault(reason, []).append(record)
     return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
 
 

@@ -74,8 +74,8 @@ def _print_skips(run: Run, say) -> None:
     if not groups:
         return
     total = sum(len(records) for _, records in groups)
-    say(f"── skipped: {total} check{'s' if total != 1 else ''} ({len(groups)} "
-        f"reason{'s' if len(groups) != 1 else ''})", "bold")
+    say(f"── not run (skipped or unsupported): {total} check{'s' if total != 1 else ''} "
+        f"({len(groups)} reason{'s' if len(groups) != 1 else ''})", "bold")
     for reason, records in groups:
         say(f"   {len(records)} · {reason}: {some_cases(records)}", "dim")
 
