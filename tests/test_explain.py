@@ -135,3 +135,19 @@ def test_text_input_needs_a_reference():
 
     with pytest.raises(InputError):
         from_text(["a b"], [], None)
+
+
+def test_identify_takes_a_truncated_published_score(tmp_path, capsys):
+    """TF-NMT's de-en score, 22.585508457350..., is quoted as 22.5855084573 (cut, not
+    rounded): identify said "Nothing produces" it, and printed the closest to 10 digits, so
+    the refusal looked like a match."""
+    data = Path(__file__).parents[1] / "cases" / "data" / "nmt-deen-3000"
+    refs = tmp_path / "deen_ref"
+    refs.write_text((data / "deen_ref_bpe").read_text(encoding="utf-8").replace("@@ ", ""),
+                    encoding="utf-8")
+    assert main(["identify", str(data / "deen_output"), str(refs), "--score",
+                 "22.5855084573"]) == 0
+    assert "tf-nmt" in capsys.readouterr().out
+    assert main(["identify", str(data / "deen_output"), str(refs), "--score",
+                 "22.5855084579"]) == 1
+    assert "22.585508457350354" in capsys.readouterr().out  # the closest, every digit

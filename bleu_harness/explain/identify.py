@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from decimal import ROUND_DOWN, Decimal
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,21 @@ def parse_value(text: str) -> float:
     return value
 
 
+def published_as(actual: float, text: str) -> bool:
+    """Whether a paper could print ``actual`` as ``text``: rounded to its digits (half a unit
+    of the last one), or cut there -- published scores are often truncated (the de-en
+    TF-NMT score 22.585508457350... is quoted as 22.5855084573)."""
+    if matches(actual, text, "printed"):
+        return True
+    try:
+        given = Decimal(text)
+        cut = Decimal(repr(actual)).quantize(Decimal(1).scaleb(given.as_tuple().exponent),
+                                             rounding=ROUND_DOWN)
+    except (ArithmeticError, ValueError):
+        return False
+    return cut == given
+
+
 def with_eras(convention: str, variants) -> list[dict[str, Any]]:
     """The variants at the library's latest release, and again as each earlier era of its
     history computed them (``version``: the era's first release)."""
@@ -75,7 +91,7 @@ def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
             unit = unit_score(name, outcome.score)
             for shown in (unit, unit * 100):
                 candidates.append(Candidate(name, o, outcome.score, shown, outcome.signature,
-                                            matches(shown, value_text, "printed")))
+                                            published_as(shown, value_text)))
     found = _distinct([c for c in candidates if c.matches])
     near = sorted(candidates, key=lambda c: _distance(c.shown_as, value))
     return {
@@ -185,5 +201,5 @@ def render(document: dict[str, Any]) -> str:
             varied = _settings_text([s for s in group["settings"] if s], group["convention"])
             detail = "; ".join(p for p in ("defaults" if group["defaults"] else "", varied) if p)
             value = shown_as[(group["convention"], repr(group["score"]))]
-            lines.append(f"  {group['convention']:<13} {value:<24.10g} {detail}")
+            lines.append(f"  {group['convention']:<13} {value!r:<24} {detail}")
     return "\n".join(lines)
