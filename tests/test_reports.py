@@ -64,7 +64,8 @@ def test_the_terminal_view_reads_from_the_bottom(tmp_path, capsys):
     end = next((i for i, line in enumerate(lines) if line.startswith("── not run")),
                len(lines) - 1)
     assert all(line.startswith(("FAIL", "    ")) for line in lines[group + 2:end])
-    assert all(line.startswith("   ") for line in lines[end + 1:-1])  # skips: one per reason
+    assert all(line.startswith("   ") for line in lines[end + 1:-2])  # skips: one per reason
+    assert lines[-2] == "causes: ref=closest_first (8)"  # beside the summary, read first
     assert not any("Divergence map" in line for line in lines)
     assert main(["run", str(CORPUS / "families" / "weights.yaml"), "--select",
                  "weights-today-list", "--implementation", "miniatures:wrong_scale",

@@ -49,7 +49,8 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
         say(f"CASE FILE {problem}", "bold red")
     if show_map and not quiet:
         _print_map(run, console, say)
-    for cause, records in failure_groups(run.checks):
+    groups = failure_groups(run.checks)
+    for cause, records in groups:
         head = records[0]
         kind = ("drift" if head.verdict == DRIFT else "known" if head.known else "new")
         say(f"── {kind}: {cause} ({len(records)} check{'s' if len(records) != 1 else ''})",
@@ -64,6 +65,9 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
     for stale in run.footer.no_longer_failing:
         say(f"NO LONGER FAILS {stale} (remove it from the known list / refresh the baseline)",
             "bold red")
+    if len(groups) > 0:  # read from the bottom: the causes again, beside the count
+        say("causes: " + " · ".join(f"{cause} ({len(records)})" for cause, records in groups),
+            "bold")
     style = "green" if run.footer.exit_code == 0 else "red"
     say(counts_line(run), f"bold {style}")
 
