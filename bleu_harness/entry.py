@@ -13,7 +13,10 @@ def main(argv: list[str] | None = None) -> int:
     signals.install()
     try:
         try:
+            from bleu_harness import reaper
             from bleu_harness.cli import main as command_line
+
+            reaper.adopt_every_orphan()  # this process starts no process but its workers
         except KeyboardInterrupt as stop:
             signals.hold()
             print("bleu-harness: interrupted", file=sys.stderr)

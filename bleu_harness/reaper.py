@@ -14,7 +14,8 @@ finds them (issue 26.1e):
   ended up.
 
 Only a process that leaves its session, clears its environment and is orphaned at once
-escapes all three. Where ``/proc`` or ``prctl`` is missing (not Linux), each finds nothing
+escapes all three -- except in the ``bleu-harness`` command itself, which starts no process
+but its workers: there (:func:`adopt_every_orphan`) every orphan it adopted is a worker's. Where ``/proc`` or ``prctl`` is missing (not Linux), each finds nothing
 and the process-group kill is all there is.
 """
 
@@ -54,6 +55,15 @@ def _set_subreaper(on: bool) -> bool:
         return False
     prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)
     return bool(before.value)
+
+
+_every_orphan = [False]  # set by the command line: each adopted orphan came from a worker
+
+
+def adopt_every_orphan() -> None:
+    """This process starts no process but the workers (the ``bleu-harness`` command): every
+    orphan it adopts as a subreaper is theirs to end."""
+    _every_orphan[0] = True
 
 
 _holders: list[bool] = []  # one entry per executor open; the first holds the state before
@@ -147,8 +157,8 @@ class Sweep:
     def ours(self, process: Process) -> bool:
         """An adopted child of this process that came from a worker."""
         return (process.parent == os.getpid() and process.pid not in self.spare
-                and (process.session in self.sessions or bool(carrying(self.mark,
-                                                                       [process.pid]))))
+                and (_every_orphan[0] or process.session in self.sessions
+                     or bool(carrying(self.mark, [process.pid]))))
 
 
 def sweep(scope: Sweep, extra: Iterable[int] = (), everywhere: bool = False) -> set[int]:

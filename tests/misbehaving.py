@@ -106,6 +106,15 @@ def spawns_a_setsid_child(hypotheses, references, level, **options):
     return 1.0
 
 
+def spawns_an_escapee(hypotheses, references, level, **options):
+    """Starts a process that leaves its session, drops its environment (the harness's mark)
+    and is orphaned at once (its parent exits), then answers 1.0."""
+    launcher = ("import subprocess, sys; subprocess.Popen(sys.argv[1:], start_new_session=True,"
+                " env={}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)")
+    subprocess.run([sys.executable, "-c", launcher, *_sleeper()], env={}, check=False)
+    return 1.0
+
+
 def spawns_and_hangs(hypotheses, references, level, **options):
     """Starts a process in a session of its own, then hangs (after the startup answer)."""
     subprocess.Popen(_sleeper(), start_new_session=True, stdout=subprocess.DEVNULL,

@@ -104,6 +104,7 @@ HOSTILE = [
     callable_("prints-and-closes-stdout", "prints_and_closes_stdout", FAILS,
               verdicts=("pass", "fail")),  # its second write raises OSError: its own
     callable_("setsid-child", "spawns_a_setsid_child", FAILS, verdicts=("fail",)),
+    callable_("escapee", "spawns_an_escapee", FAILS, verdicts=("fail",)),
     callable_("setsid-child-and-hang", "spawns_and_hangs", FAILS, hangs=True),
 ]
 
