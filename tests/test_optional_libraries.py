@@ -24,7 +24,7 @@ from bleu_harness.backends.own import engine_backend
 from bleu_harness.execute import Executor
 from bleu_harness.records import Raised, Request, Unsupported, Value
 
-EXAMPLES = settings(max_examples=300, deadline=None,
+EXAMPLES = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
