@@ -151,3 +151,14 @@ def test_a_reader_that_leaves_does_not_change_the_exit_code(arguments, code):
     process.stdout.close()  # the reader leaves
     _, err = process.communicate(timeout=120)
     assert process.returncode == code and b"Traceback" not in err, err[-500:]
+
+
+@pytest.mark.parametrize("command, offered", [
+    ("explain", "give an input: a CASE_ID, or --hyp"),
+    ("identify", "give an input: HYP_FILE REF_FILE..., or --hyp"),
+])
+def test_a_missing_input_names_only_the_forms_the_command_takes(capsys, command, offered):
+    """explain offered HYP_FILE REF_FILE, which it refuses as 'unrecognized arguments'."""
+    extra = ["--score", "3"] if command == "identify" else []
+    assert main([command, *extra]) == 2
+    assert offered in capsys.readouterr().err

@@ -259,4 +259,7 @@ def input_of(args, case_id: str | None = None):
         if not args.ref_files:
             raise UsageError("give at least one REF_FILE after HYP_FILE")
         return from_files(hyp_file, args.ref_files, args.tokenizer)
-    raise UsageError("give an input: a CASE_ID, HYP_FILE REF_FILE..., or --hyp TEXT --ref TEXT")
+    forms = [form for form, taken in (("a CASE_ID", hasattr(args, "case_id")),
+                                       ("HYP_FILE REF_FILE...", hasattr(args, "hyp_file")))
+             if taken]
+    raise UsageError(f"give an input: {', '.join([*forms, ''])}or --hyp TEXT --ref TEXT")
