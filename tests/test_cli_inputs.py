@@ -162,3 +162,10 @@ def test_a_missing_input_names_only_the_forms_the_command_takes(capsys, command,
     extra = ["--score", "3"] if command == "identify" else []
     assert main([command, *extra]) == 2
     assert offered in capsys.readouterr().err
+
+
+def test_a_case_path_that_does_not_exist_is_a_usage_error(capsys):
+    """``run nosuchdir/`` started every backend, then reported a case-file problem."""
+    assert main(["run", "nosuchdir/"]) == 2
+    err = capsys.readouterr().err
+    assert "nosuchdir/: no such file or directory" in err and err.count("\n") == 1

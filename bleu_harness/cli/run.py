@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import sys
 
 from rich.console import Console
@@ -18,6 +19,7 @@ from bleu_harness.cli.options import (
     library_pythons,
     load_tokenizer,
 )
+from bleu_harness.errors import UsageError
 from bleu_harness.gate import (
     EXIT_CODES,
     NOTHING_KNOWN,
@@ -104,6 +106,10 @@ def _known(args) -> Known:
 
 
 def main(args, console: Console) -> int:
+    missing = [path for path in args.paths if not os.path.lexists(path)]
+    if missing:  # a typo: said before anything starts
+        raise UsageError(f"{missing[0]}: no such file or directory (give case files or "
+                         "directories; none: the bundled corpus)")
     outputs = {flag: check_path(path, flag) for flag, path in
                (("--output", args.output), ("--junit-xml", args.junit_xml),
                 ("--html", args.html)) if path is not None}  # "" is refused, not ignored
