@@ -13,8 +13,8 @@ Two parts of a setting are the conventions' own code, not a second copy of it:
   without references, TF-NMT's ``ZeroDivisionError`` for an empty hypothesis, multi-bleu.perl
   dying on an empty system output): the convention's own ``finish`` decides, on the statistics
   of the setting's tokenization, so "raises where nltk raises" is exact by construction;
-* NLTK's smoothing methods 4-7 -- ``SmoothingFunction`` as ``bleu_harness.bleu.conventions.nltk``
-  implements it.
+* NLTK's smoothing methods 4-7 -- ``SmoothingFunction`` as ``bleu_harness.bleu.smoothing``
+  implements it (for the NLTK convention too).
 
 Everything else is arithmetic on the statistics here. The conventions' ``finish`` functions
 stay the arithmetic of record: the tools order their float operations differently
@@ -35,7 +35,9 @@ from typing import Any
 from bleu_harness.bleu.arithmetic import float32
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.result import ConventionError
+from bleu_harness.bleu.smoothing import NLTK_PARAMETERS, SmoothingInputs, smooth
 from bleu_harness.bleu.tokenizers import tokenizer_name
 
 #: Tokenizers that fold case themselves, and the folding they apply: the case knob of a
@@ -344,14 +346,12 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, matches, totals,
 
 
 def _nltk_smoothing(corpus: CorpusStats, k: KnobSettings, matches, totals) -> list[Any]:
-    from bleu_harness.bleu.conventions import nltk
-
+    """NLTK's smoothing methods 4-7 at the latest release's rules."""
     method = k.smoothing.removeprefix("nltk-")
-    parameter = {"method6": "alpha"}.get(method, "k")
-    options = {**nltk.DEFAULTS, parameter: k.smoothing_value, "smoothing": method}
-    context = nltk._Context(corpus, options, matches, totals, nltk.NLTK.rules(nltk.NLTK.latest))
-    return nltk.SMOOTHERS[method]([Fraction(m, max(t, 1)) for m, t in zip(matches, totals)],
-                                  context)
+    parameters = {**NLTK_PARAMETERS, {"method6": "alpha"}.get(method, "k"): k.smoothing_value}
+    inputs = SmoothingInputs.for_corpus(corpus, matches, totals, NLTK.rules(NLTK.latest),
+                                        **parameters)
+    return smooth(method, [Fraction(m, max(t, 1)) for m, t in zip(matches, totals)], inputs)
 
 
 def _geometric(weights, precisions: list[tuple[Any, bool]], k: KnobSettings) -> float:
