@@ -38,7 +38,8 @@ from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.bleu.smoothing import NLTK_PARAMETERS, SmoothingInputs, smooth
-from bleu_harness.bleu.tokenizers import tokenizer_name
+from bleu_harness.bleu.tokenizers import ascii_lower, tokenizer_name
+from bleu_harness.bleu.tokenizers.perl import perl_lc
 
 #: Tokenizers that fold case themselves, and the folding they apply: the case knob of a
 #: setting that uses them, and the tokenizer they are the lowercasing variant of.
@@ -102,36 +103,40 @@ MEANINGS: dict[str, dict[Any, str]] = {
 }
 
 
+Finish = Callable[[CorpusStats, str, Mapping[str, Any]], Any]
+
+
 @dataclass(frozen=True)
 class InputRules:
-    """Where a convention refuses an input: its own ``finish`` on the statistics decides."""
+    """Where a convention refuses an input: its own ``finish`` on the statistics decides.
+
+    ``finish`` and ``order`` (the n-gram order the convention's statistics need at these
+    options) are bound by the convention, so this module never looks a convention up."""
 
     convention: str
     level: str
     options: Mapping[str, Any] = field(compare=False)
     fingerprint: str = ""  # what equality compares: the convention and its options
+    finish: Finish | None = field(default=None, compare=False)
+    order: int = field(default=1, compare=False)
 
     def refusal(self, corpus: CorpusStats) -> ConventionError | None:
         """The convention's error on these statistics, or ``None`` if it scores them."""
-        from bleu_harness.bleu.conventions import CONVENTIONS
-
         try:
-            CONVENTIONS[self.convention].finish(corpus, self.level, self.options)
+            self.finish(corpus, self.level, self.options)
         except ConventionError as error:
             return error
         return None
 
-    @property
-    def order(self) -> int:
-        from bleu_harness.bleu.conventions import CONVENTIONS
 
-        return CONVENTIONS[self.convention].required_order(self.options)
-
-
-def input_rules(convention: str, level: str, options: Mapping[str, Any]) -> InputRules:
+def input_rules(convention: str, level: str, options: Mapping[str, Any], finish: Finish,
+                required_order: Callable[[Mapping[str, Any]], int]) -> InputRules:
+    """The input rules of ``convention``, whose ``finish`` decides and whose statistics need
+    ``required_order(options)`` n-gram orders."""
     return InputRules(convention, level, dict(options),
                       f"{convention}/{level}/" + repr(sorted(
-                          (k, tokenizer_name(v) if callable(v) else v) for k, v in options.items())))
+                          (k, tokenizer_name(v) if callable(v) else v) for k, v in options.items())),
+                      finish, required_order(options))
 
 
 @dataclass(frozen=True)
@@ -184,9 +189,6 @@ class KnobSettings:
     def preprocessing(self) -> tuple[Preprocessing, Callable[[str], str] | None]:
         """The engine's preprocessing for the tokenizer and case knobs, and a case folding
         to apply to the text first where the tokenizer has no folding variant."""
-        from bleu_harness.bleu.tokenizers import ascii_lower
-        from bleu_harness.bleu.tokenizers.perl import perl_lc
-
         for folding, (base, case) in FOLDING_TOKENIZERS.items():
             if self.tokenizer == base and self.case == case:
                 return Preprocessing(folding, False, self.drop_empty_references), None

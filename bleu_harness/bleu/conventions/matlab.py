@@ -89,7 +89,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_shorter",
         fewer_words="zero", all_empty="nan", weights=tuple(options["ngram_weights"]),
         normalise=True, **case_and_tokenizer(preprocessing(options)))
 

@@ -93,7 +93,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     smoothed = not options["no_smoothing"]
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options),
+        input_rules=input_rules(NAME, level, options, finish, required_order),
         ref=REF_RULES[options["brevity_penalty"]],
         smoothing="nist-geometric" if smoothed else "none",
         empty_order="neutral" if smoothed else "zero", weights=uniform(BLEU_ORDER),

@@ -67,7 +67,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_shorter",
         unreferenced_length=NO_REFERENCE_LENGTH, weights=uniform(ORDER), scale=100.0,
         **case_and_tokenizer(preprocessing(options)))
 

@@ -132,7 +132,7 @@ SMOOTHING_KNOBS = {"none": "none", "exp": "nist-geometric", "floor": "floor",
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     rules = SACREBLEU.rules(options["version"])
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_shorter",
         unreferenced_length=-1, no_match_zero=rules["no_match_zero"],
         smoothing=SMOOTHING_KNOBS[options["smooth_method"]],
         smoothing_value=smooth_value(options),

@@ -69,7 +69,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="first",
+        input_rules=input_rules(NAME, level, options, finish, required_order), ref="first",
         smoothing="nist-geometric", empty_order="neutral",
         bp="standard" if options["use_bp"] else "off", weights=uniform(options["max_order"]),
         float32=True, **case_and_tokenizer(preprocessing(options)))

@@ -74,7 +74,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="shortest",
+        input_rules=input_rules(NAME, level, options, finish, required_order), ref="shortest",
         smoothing="add-k" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=uniform(options["max_order"]),
         **case_and_tokenizer(preprocessing(options)))
