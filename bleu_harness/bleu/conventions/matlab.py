@@ -38,6 +38,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -89,7 +90,8 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="sum", strict_bp=True), ref="closest_shorter",
         fewer_words="zero", all_empty="nan", weights=tuple(options["ngram_weights"]),
         normalise=True, **case_and_tokenizer(preprocessing(options)))
 

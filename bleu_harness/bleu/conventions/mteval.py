@@ -38,6 +38,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -94,6 +95,8 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     smoothed = not options["no_smoothing"]
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="mean", strict_bp=True,
+                              bp="exponent" if options["no_smoothing"] else "r/c"),
         ref=REF_RULES[options["brevity_penalty"]],
         smoothing="nist-geometric" if smoothed else "none",
         empty_order="neutral" if smoothed else "zero", weights=uniform(BLEU_ORDER),

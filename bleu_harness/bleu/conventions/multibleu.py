@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.arithmetic import my_log
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -67,7 +68,8 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="mean", times_scale=True, my_log=True), ref="closest_shorter",
         unreferenced_length=NO_REFERENCE_LENGTH, weights=uniform(ORDER), scale=100.0,
         **case_and_tokenizer(preprocessing(options)))
 

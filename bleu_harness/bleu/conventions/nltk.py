@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -133,7 +134,8 @@ def _smoothing_knobs(options: Mapping[str, Any]) -> dict[str, Any]:
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     vectors = weight_sets(options)
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(strict_bp=True), ref="closest_shorter",
         no_match_zero=True, **_smoothing_knobs(options),
         empty_order="reweigh" if options["auto_reweigh"] else "zero",
         weights=vectors if is_weight_list(options) else vectors[0], denominator="floor1",

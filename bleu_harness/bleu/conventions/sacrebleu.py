@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.arithmetic import my_log
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -132,7 +133,8 @@ SMOOTHING_KNOBS = {"none": "none", "exp": "nist-geometric", "floor": "floor",
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     rules = SACREBLEU.rules(options["version"])
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(unit="percent", log_sum="mean", my_log=True), ref="closest_shorter",
         unreferenced_length=-1, no_match_zero=rules["no_match_zero"],
         smoothing=SMOOTHING_KNOBS[options["smooth_method"]],
         smoothing_value=smooth_value(options),

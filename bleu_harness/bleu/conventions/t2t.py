@@ -25,6 +25,7 @@ from typing import Any
 
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.arithmetic import float32
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -69,7 +70,8 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order), ref="first",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="mean", bp="1/ratio"), ref="first",
         smoothing="nist-geometric", empty_order="neutral",
         bp="standard" if options["use_bp"] else "off", weights=uniform(options["max_order"]),
         float32=True, **case_and_tokenizer(preprocessing(options)))

@@ -28,6 +28,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -74,7 +75,8 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order), ref="shortest",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="sum", bp="1/ratio"), ref="shortest",
         smoothing="add-k" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=uniform(options["max_order"]),
         **case_and_tokenizer(preprocessing(options)))

@@ -26,6 +26,7 @@ from typing import Any
 
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.arithmetic import float32
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -71,7 +72,8 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order), ref="closest_first",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="steps"), ref="closest_first",
         no_match_zero=True, zero="zero-before-smoothing",
         smoothing="add-k-from-bigram" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=tuple(weights_of(options)),
