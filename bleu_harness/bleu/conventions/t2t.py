@@ -19,13 +19,11 @@ whitespace tokens as ``compute_bleu`` on pre-tokenized lists.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
-from bleu_harness.bleu.arithmetic import float32
-from bleu_harness.bleu.compute import Arithmetic
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -78,40 +76,17 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    max_order = options["max_order"]
+    """``compute_bleu``'s input checks, then the knob arithmetic (mean of logs, BP from
+    ``1/ratio``, ``np.float32`` at the end), reported with the smoothed precisions."""
     if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
         raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
                               UNSUPPORTED_INPUT)
-    if max_order == 0:
+    if options["max_order"] == 0:
         raise ConventionError(NAME, "max_order=0 leaves no precisions, and max() of none "
                               "raises", "ValueError")
-    translation_length = corpus.hyp_len
-    reference_length = corpus.ref_len("first")
-    matches = corpus.matches[:max_order]
-    possible = corpus.totals[:max_order]
-    precisions = []
-    smooth = 1.0
-    for m, p in zip(matches, possible):
-        if p > 0:
-            if m > 0:
-                precisions.append(m / p)
-            else:
-                smooth *= 2
-                precisions.append(1.0 / (smooth * p))
-        else:
-            precisions.append(0.0)
-    geo_mean = 0.0
-    if max(precisions) > 0:
-        geo_mean = math.exp(sum(math.log(p) for p in precisions if p) / max_order)
-    bp = 1.0
-    if options["use_bp"] and reference_length:
-        ratio = translation_length / reference_length
-        if ratio <= 0.0:
-            bp = 0.0
-        elif ratio < 1.0:
-            bp = math.exp(1 - 1.0 / ratio)
-    return Finished((float32(geo_mean * bp),), tuple(precisions), matches, possible, bp,
-                    translation_length, reference_length)
+    c = compute(corpus, knobs(options, level))
+    precisions = tuple(p for p, _ in c.precisions) or (0.0,) * len(c.matches)
+    return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
 
 
 #: What ``bleu-harness identify`` searches.
