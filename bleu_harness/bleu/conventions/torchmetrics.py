@@ -20,13 +20,11 @@ Read from ``functional/text/bleu.py``, step by step:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
-from bleu_harness.bleu.arithmetic import float32
-from bleu_harness.bleu.compute import Arithmetic
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
     Convention,
     Finished,
@@ -81,35 +79,14 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    n_gram = options["n_gram"]
+    """The knob arithmetic in float32 steps; ``return tensor(0.0)`` (an order without a
+    match) reports no precisions and a BP of 0."""
     if corpus.has_segment_without_references:
         raise ConventionError(NAME, "a segment without references has no closest length",
                               "ValueError")
-    preds_len = corpus.hyp_len
-    target_len = corpus.ref_len("closest_first")
-    numerator = corpus.matches[:n_gram]
-    denominator = corpus.totals[:n_gram]
-
-    def finished(score: float, precisions=(), bp: float = 0.0) -> Finished:
-        return Finished((score,), tuple(precisions), numerator, denominator, bp,
-                        preds_len, target_len)
-
-    if min(numerator) == 0:
-        return finished(0.0)
-    if options["smooth"]:
-        precisions = [float32((m + 1) / (t + 1)) for m, t in zip(numerator, denominator)]
-        precisions[0] = float32(numerator[0] / denominator[0])
-    else:
-        precisions = [float32(m / t) for m, t in zip(numerator, denominator)]
-    total = 0.0
-    for w, p in zip(weights_of(options), precisions):
-        total = float32(total + float32(float32(w) * float32(math.log(p))))
-    geometric_mean = float32(math.exp(total))
-    if preds_len > target_len:
-        bp = 1.0
-    else:
-        bp = float32(math.exp(float32(1 - float32(target_len / preds_len))))
-    return finished(float32(bp * geometric_mean), precisions, bp)
+    c = compute(corpus, knobs(options, level))
+    precisions, bp = (((), 0.0) if c.gate else (tuple(p for p, _ in c.precisions), c.bp))
+    return Finished(c.scores, precisions, c.matches, c.totals, bp, c.hyp_len, c.ref_len)
 
 
 #: What ``bleu-harness identify`` searches.
