@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.conventions import MODULES
 from bleu_harness.bleu.history import NLTK, SACREBLEU
 
 SNAPSHOT = Path(__file__).resolve().parent / "data" / "convention_snapshots.json"
@@ -92,3 +93,11 @@ if __name__ == "__main__":
             else json.dumps(value))
         for field, value in entry.items()) + "}" for name, entry in data.items())
     SNAPSHOT.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
+
+
+def test_every_convention_module_is_registered_once():
+    """A convention is one module in ``bleu_harness/bleu/conventions`` named in ``MODULES``."""
+    package = Path(MODULES[0].__file__).parent
+    modules = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    assert {m.__name__.rsplit(".", 1)[1] for m in MODULES} == modules
+    assert len({m.NAME for m in MODULES}) == len(MODULES)

@@ -40,7 +40,6 @@ from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -106,16 +105,6 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 VARIANTS = tuple({"ngram_weights": (1,) * n, "ignore_case": c} for n in (4, 1, 2, 3)
                    for c in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="MATLAB bleuEvaluationScore as documented: normalised weights, fewer words "
-    "than N scores 0, both empty is NaN",
-    scale=1.0,
-    option_names=tuple(DEFAULTS) + tuple(ALIASES),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("MATLAB bleuEvaluationScore as documented: normalised weights, fewer words "
+               "than N scores 0, both empty is NaN")

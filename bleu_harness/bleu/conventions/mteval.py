@@ -40,7 +40,6 @@ from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -186,16 +185,6 @@ VARIANTS = tuple({"preserve_case": c, "international_tokenization": i, "brevity_
                    for c in (False, True) for i in (False, True)
                    for b in ("closest", "shortest") for s in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="NIST mteval-v13a.pl BLEU: its own tokenization, lowercased unless -c, NIST "
-    "geometric smoothing, 1-9-gram cumulative and individual scores",
-    scale=1.0,
-    option_names=tuple(DEFAULTS) + tuple(ALIASES),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("NIST mteval-v13a.pl BLEU: its own tokenization, lowercased unless -c, NIST "
+               "geometric smoothing, 1-9-gram cumulative and individual scores")

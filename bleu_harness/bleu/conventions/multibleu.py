@@ -26,7 +26,6 @@ from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -105,16 +104,6 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 #: What ``bleu-harness identify`` searches.
 VARIANTS = ({"lc": False}, {"lc": True})
 
-CONVENTION = Convention(
-    name=NAME,
-    description="Moses multi-bleu.perl: whitespace tokens, closest reference (shorter on a "
-    "tie), no smoothing, 0-100 scale, -lc",
-    scale=100.0,
-    option_names=tuple(DEFAULTS) + tuple(ALIASES),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("Moses multi-bleu.perl: whitespace tokens, closest reference (shorter on a "
+               "tie), no smoothing, 0-100 scale, -lc")

@@ -29,7 +29,6 @@ from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -272,16 +271,6 @@ VARIANTS = tuple({"smoothing": f"method{m}", "weights": w, "auto_reweigh": r}
                    for w in ((0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (1.0,))
                    for r in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="NLTK sentence_bleu/corpus_bleu: raw weights, method0-7 smoothing, "
-    "per-segment denominator floor, tiny floats for zero orders",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("NLTK sentence_bleu/corpus_bleu: raw weights, method0-7 smoothing, "
+               "per-segment denominator floor, tiny floats for zero orders")

@@ -22,10 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -92,18 +90,8 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"case_sensitive": c, "tokenize": t} for c in (False, True) for t in ("t2t", "none"))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="Tensor2Tensor bleu_hook: one reference, always-on NIST smoothing, "
-    "lowercased intl tokens (bleu_wrapper), float32",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    precision=FLOAT32_TOLERANCE,
-    case_tokenizers=("none",),
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("Tensor2Tensor bleu_hook: one reference, always-on NIST smoothing, "
+               "lowercased intl tokens (bleu_wrapper), float32")
+#: Case-file tokenizer names its ``tokenize`` option accepts.
+CASE_TOKENIZERS = ("none",)

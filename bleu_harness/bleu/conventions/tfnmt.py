@@ -29,7 +29,6 @@ from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -111,17 +110,8 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 VARIANTS = tuple({"smooth": s, "tokenize": t, "max_order": n} for s in (False, True)
                    for t in ("13a", "none", "split-space", "strip-split-space", "intl", "char") for n in (4, 1, 2, 3))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="TensorFlow NMT compute_bleu (= Hugging Face evaluate 'bleu'): shortest "
-    "reference, optional add-one smoothing on every order, 0-1 scale",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    case_tokenizers=TOKENIZE_CHOICES,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("TensorFlow NMT compute_bleu (= Hugging Face evaluate 'bleu'): shortest "
+               "reference, optional add-one smoothing on every order, 0-1 scale")
+#: Case-file tokenizer names its ``tokenize`` option accepts.
+CASE_TOKENIZERS = TOKENIZE_CHOICES

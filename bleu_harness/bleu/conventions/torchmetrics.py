@@ -23,10 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -92,17 +90,6 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"n_gram": n, "smooth": s} for n in (4, 1, 2, 3) for s in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="torchmetrics BLEUScore: closest reference (first-listed on a tie), 0 when "
-    "any order has no match, add-one smoothing from bigrams, float32",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    precision=FLOAT32_TOLERANCE,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("torchmetrics BLEUScore: closest reference (first-listed on a tie), 0 when "
+               "any order has no match, add-one smoothing from bigrams, float32")
