@@ -13,7 +13,10 @@ from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, score
 from bleu_harness.bleu.agreement import same_score
+from bleu_harness.bleu.api import Request, plan
+from bleu_harness.bleu.compute import compute
 from bleu_harness.bleu.conventions import unit_score
+from bleu_harness.bleu.counting import count
 from bleu_harness.bleu.knobs import describe
 from bleu_harness.bleu.result import UNSUPPORTED_INPUT
 from bleu_harness.cases.loader import load
@@ -150,3 +153,32 @@ def test_matlab_nan_and_fewer_words_rules_are_knobs():
                          {"tokenize": "none"})
     assert short.explained and "fewer_words" in short.knobs
     assert "fewer words than N scores 0" in describe("fewer_words", "zero")
+
+
+def _bits(value) -> str:
+    """A score's exact bits (NLTK's int 0 and 0.0 alike: the model's scores are floats)."""
+    return "nan" if value != value else float(value).hex()
+
+
+@pytest.mark.parametrize("convention", list(CONVENTIONS))
+def test_the_model_is_exact_for_each_conventions_own_settings(convention):
+    """For a convention's own settings the knob arithmetic (``compute``, in the convention's
+    float form) gives its finish's scores bit for bit, not just within 1e-9 (issue 27.2)."""
+    compared = 0
+    for case in CASES:
+        options = effective_options(case, convention, {})
+        prepared = plan([Request(convention, options)], case.level)
+        if prepared.declined:
+            continue
+        spec, resolved = prepared.conventions[0]
+        stats = count(case.hypotheses, case.references, prepared.needed)[
+            spec.preprocessing(resolved)]
+        try:
+            expected = spec.finish(stats, case.level, resolved).scores
+        except ConventionError:
+            continue
+        computed = compute(stats, spec.knobs(resolved, case.level)).scores
+        assert [_bits(s) for s in computed] == [_bits(s) for s in expected], (
+            case.hypotheses, case.references, resolved)
+        compared += 1
+    assert compared > 100

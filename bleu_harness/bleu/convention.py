@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.corpus import CorpusStats
 
 if TYPE_CHECKING:
@@ -91,6 +93,24 @@ class Convention:
     @property
     def default_signature(self) -> str:
         return self.signature()
+
+    @classmethod
+    def declared(cls, module: ModuleType) -> Convention:
+        """The convention a module declares: its ``NAME``, ``DESCRIPTION``, ``DEFAULTS``
+        (and ``ALIASES``, or ``OPTION_NAMES`` where the defaults depend on the level),
+        ``VARIANTS``, optional ``CASE_TOKENIZERS``, and its ``resolve``, ``preprocessing``,
+        ``required_order``, ``knobs`` and ``finish``. The scale and the precision are read
+        from its knob settings at the defaults (``scale``; ``float32`` -> about 1e-6)."""
+        defaults = module.knobs(module.resolve("corpus", {}), "corpus")
+        option_names = getattr(module, "OPTION_NAMES", None) or (
+            tuple(module.DEFAULTS) + tuple(getattr(module, "ALIASES", ())))
+        return cls(
+            name=module.NAME, description=module.DESCRIPTION, scale=defaults.scale,
+            option_names=option_names, resolve=module.resolve,
+            preprocessing=module.preprocessing, required_order=module.required_order,
+            knobs=module.knobs, finish=module.finish,
+            case_tokenizers=getattr(module, "CASE_TOKENIZERS", ()),
+            precision=FLOAT32_TOLERANCE if defaults.float32 else 0.0, variants=module.VARIANTS)
 
 
 def merge_options(

@@ -13,30 +13,31 @@ Two parts of a setting are the conventions' own code, not a second copy of it:
   without references, TF-NMT's ``ZeroDivisionError`` for an empty hypothesis, multi-bleu.perl
   dying on an empty system output): the convention's own ``finish`` decides, on the statistics
   of the setting's tokenization, so "raises where nltk raises" is exact by construction;
-* NLTK's smoothing methods 4-7 -- ``SmoothingFunction`` as ``bleu_harness.bleu.conventions.nltk``
-  implements it.
+* NLTK's smoothing methods 4-7 -- ``SmoothingFunction`` as ``bleu_harness.bleu.smoothing``
+  implements it (for the NLTK convention too).
 
-Everything else is arithmetic on the statistics here. The conventions' ``finish`` functions
-stay the arithmetic of record: the tools order their float operations differently
-(``Fraction``, ``math.fsum``, float32 tensors), which one formula cannot repeat bit for bit at
-once; ``tests/test_knob_model.py`` holds this model to every ``finish`` on every case of the
-corpus (within 1e-9, float32 conventions within 1e-6) and to the same exception.
+Everything else is one arithmetic on the statistics, ``bleu_harness.bleu.compute``, in each
+convention's own float form (``KnobSettings.arithmetic``: ``Fraction``, ``math.fsum``, float32
+steps, ...), so for a convention's own settings the model gives its ``finish``'s score bit for
+bit (not yet where a release's rules are no knob: NLTK before 3.6.6, SacreBLEU 2.0.0 with
+``max_ngram_order`` other than 4); a mixture no tool implements is computed in the reference
+form.
+``tests/test_knob_model.py`` holds this model to every ``finish`` on every case of the corpus
+and to the same exception.
 """
 
 from __future__ import annotations
 
-import math
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from fractions import Fraction
 from typing import Any
 
-from bleu_harness.bleu.arithmetic import float32
+from bleu_harness.bleu.compute import REFERENCE, Arithmetic, compute
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.result import ConventionError
-from bleu_harness.bleu.tokenizers import tokenizer_name
+from bleu_harness.bleu.tokenizers import ascii_lower, tokenizer_name
+from bleu_harness.bleu.tokenizers.perl import perl_lc
 
 #: Tokenizers that fold case themselves, and the folding they apply: the case knob of a
 #: setting that uses them, and the tokenizer they are the lowercasing variant of.
@@ -100,36 +101,40 @@ MEANINGS: dict[str, dict[Any, str]] = {
 }
 
 
+Finish = Callable[[CorpusStats, str, Mapping[str, Any]], Any]
+
+
 @dataclass(frozen=True)
 class InputRules:
-    """Where a convention refuses an input: its own ``finish`` on the statistics decides."""
+    """Where a convention refuses an input: its own ``finish`` on the statistics decides.
+
+    ``finish`` and ``order`` (the n-gram order the convention's statistics need at these
+    options) are bound by the convention, so this module never looks a convention up."""
 
     convention: str
     level: str
     options: Mapping[str, Any] = field(compare=False)
     fingerprint: str = ""  # what equality compares: the convention and its options
+    finish: Finish | None = field(default=None, compare=False)
+    order: int = field(default=1, compare=False)
 
     def refusal(self, corpus: CorpusStats) -> ConventionError | None:
         """The convention's error on these statistics, or ``None`` if it scores them."""
-        from bleu_harness.bleu.conventions import CONVENTIONS
-
         try:
-            CONVENTIONS[self.convention].finish(corpus, self.level, self.options)
+            self.finish(corpus, self.level, self.options)
         except ConventionError as error:
             return error
         return None
 
-    @property
-    def order(self) -> int:
-        from bleu_harness.bleu.conventions import CONVENTIONS
 
-        return CONVENTIONS[self.convention].required_order(self.options)
-
-
-def input_rules(convention: str, level: str, options: Mapping[str, Any]) -> InputRules:
+def input_rules(convention: str, level: str, options: Mapping[str, Any], finish: Finish,
+                required_order: Callable[[Mapping[str, Any]], int]) -> InputRules:
+    """The input rules of ``convention``, whose ``finish`` decides and whose statistics need
+    ``required_order(options)`` n-gram orders."""
     return InputRules(convention, level, dict(options),
                       f"{convention}/{level}/" + repr(sorted(
-                          (k, tokenizer_name(v) if callable(v) else v) for k, v in options.items())))
+                          (k, tokenizer_name(v) if callable(v) else v) for k, v in options.items())),
+                      finish, required_order(options))
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,24 @@ class KnobSettings:
     float32: bool = False
     scale: float = 1.0
     version: str = ""
+    #: How the convention's tool writes the arithmetic in floats: not a scoring knob and never
+    #: in the signature. It holds for the knob values it was declared with
+    #: (``arithmetic_for``, taken at construction); a mixture (any knob changed, as
+    #: attribution does) is no tool's and is computed in the reference form.
+    arithmetic: Arithmetic = REFERENCE
+    arithmetic_for: tuple = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.arithmetic_for:
+            object.__setattr__(self, "arithmetic_for", self.scoring_values())
+
+    def scoring_values(self) -> tuple:
+        return tuple(getattr(self, name) for name in SCORING_KNOBS)
+
+    @property
+    def float_form(self) -> Arithmetic:
+        """``arithmetic`` for the declared knob values, the reference form for a mixture."""
+        return self.arithmetic if self.arithmetic_for == self.scoring_values() else REFERENCE
 
     def differing(self, other: KnobSettings) -> list[str]:
         return [name for name in SCORING_KNOBS if getattr(self, name) != getattr(other, name)]
@@ -182,9 +205,6 @@ class KnobSettings:
     def preprocessing(self) -> tuple[Preprocessing, Callable[[str], str] | None]:
         """The engine's preprocessing for the tokenizer and case knobs, and a case folding
         to apply to the text first where the tokenizer has no folding variant."""
-        from bleu_harness.bleu.tokenizers import ascii_lower
-        from bleu_harness.bleu.tokenizers.perl import perl_lc
-
         for folding, (base, case) in FOLDING_TOKENIZERS.items():
             if self.tokenizer == base and self.case == case:
                 return Preprocessing(folding, False, self.drop_empty_references), None
@@ -195,7 +215,7 @@ class KnobSettings:
     def signature(self, name: str) -> str:
         """``name|knob:value|...``: every knob but the input rules (the name says whose)."""
         parts = [name] + [f"{f.name}:{signature_value(f.name, getattr(self, f.name))}"
-                          for f in fields(self) if f.name != "input_rules"
+                          for f in fields(self) if f.name not in ("input_rules", "arithmetic", "arithmetic_for")
                           and not (f.name in ("version", "smoothing_value")
                                    and getattr(self, f.name) in ("", None))]
         return "|".join(parts)
@@ -203,7 +223,7 @@ class KnobSettings:
 
 #: The knobs that can change a 0-1 score, in the order attribution tries them.
 SCORING_KNOBS = tuple(f.name for f in fields(KnobSettings)
-                      if f.name not in ("scale", "version"))
+                      if f.name not in ("scale", "version", "arithmetic", "arithmetic_for"))
 
 
 def all_vectors(weights: tuple) -> tuple[tuple[float, ...], ...]:
@@ -280,98 +300,9 @@ def evaluate(stats: StatsSource, k: KnobSettings) -> Outcome:
 
 
 def knob_score(corpus: CorpusStats, k: KnobSettings) -> float:
-    """BLEU (0-1 scale) of the statistics under the knob settings ``k``."""
-    weights = first_vector(k.weights)
-    if k.normalise and sum(weights) > 0:
-        weights = tuple(w / sum(weights) for w in weights)
-    order = len(weights)
-    if not corpus.segment_count or order == 0:
-        return 0.0
-    hyp_len = corpus.hyp_len
-    # NLTK smooths the precisions of every order a list of weight vectors reaches, once.
-    counted = max(len(vector) for vector in all_vectors(k.weights))
-    matches = corpus.matches[:counted]
-    raw = corpus.totals[:counted]
-    totals = corpus.floored_totals[:counted] if k.denominator == "floor1" else raw
-    if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
-        return math.nan
-    if k.fewer_words == "zero" and raw[order - 1] == 0:
-        return 0.0
-    if k.no_match_zero and matches[0] == 0:
-        return 0.0
-    if k.zero == "zero-before-smoothing" and min(matches) == 0:
-        return 0.0
-    if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
-        weights = (1 / hyp_len,) * hyp_len
-    precisions = _precisions(corpus, k, matches, totals, raw)
-    geometric = _geometric(weights, precisions, k)
-    ref_len = corpus.ref_len(k.ref, k.unreferenced_length)
-    score = brevity_penalty(hyp_len, ref_len, k.bp) * geometric
-    return float32(score) if k.float32 else score
-
-
-def brevity_penalty(hyp_len: int, ref_len: int, rule: str) -> float:
-    if rule == "off" or hyp_len >= ref_len:
-        return 1.0
-    return math.exp(1 - ref_len / hyp_len) if hyp_len else 0.0
-
-
-def _precisions(corpus: CorpusStats, k: KnobSettings, matches, totals,
-                raw) -> list[tuple[Any, bool]]:
-    """Each order's precision after smoothing (a Fraction or float; 0 where nothing is
-    left) and whether the order has n-grams (add-k gives every order k of them)."""
-    if k.smoothing.startswith("nltk-"):
-        smoothed = _nltk_smoothing(corpus, k, matches, totals)
-        return [(p, r > 0) for p, r in zip(smoothed, raw)]
-    value = k.smoothing_value
-    precisions: list[tuple[Any, bool]] = []
-    halvings = 1
-    for n, (m, t, r) in enumerate(zip(matches, totals, raw), start=1):
-        if k.smoothing == "add-k" or (k.smoothing == "add-k-from-bigram" and n > 1):
-            precisions.append(((m + value) / (t + value) if t + value else 0.0, r + value > 0))
-        elif m > 0:
-            precisions.append((Fraction(m, t), True))
-        elif t == 0:
-            precisions.append((0.0, r > 0))
-        elif k.smoothing == "floor":
-            precisions.append((value / t, r > 0))
-        elif k.smoothing == "nist-geometric":
-            halvings *= 2
-            precisions.append((1 / (halvings * t), r > 0))
-        else:
-            precisions.append((0.0, r > 0))
-    return precisions
-
-
-def _nltk_smoothing(corpus: CorpusStats, k: KnobSettings, matches, totals) -> list[Any]:
-    from bleu_harness.bleu.conventions import nltk
-
-    method = k.smoothing.removeprefix("nltk-")
-    parameter = {"method6": "alpha"}.get(method, "k")
-    options = {**nltk.DEFAULTS, parameter: k.smoothing_value, "smoothing": method}
-    context = nltk._Context(corpus, options, matches, totals, nltk.NLTK.rules(nltk.NLTK.latest))
-    return nltk.SMOOTHERS[method]([Fraction(m, max(t, 1)) for m, t in zip(matches, totals)],
-                                  context)
-
-
-def _geometric(weights, precisions: list[tuple[Any, bool]], k: KnobSettings) -> float:
-    terms: list[tuple[float, float]] = []  # (weight, log precision)
-    for w, (p, present) in zip(weights, precisions):
-        if not present and k.empty_order == "effective":
-            break
-        if not present and k.empty_order == "neutral":
-            terms.append((w, 0.0))
-            continue
-        if p <= 0:
-            if w == 0 or k.zero == "dropped":
-                continue  # 0 * log 0 leaves the order out (MATLAB: a zero weight)
-            if k.zero != "tiny":
-                return 0.0
-            p = sys.float_info.min
-        terms.append((w, math.log(p)))
-    if k.empty_order == "neutral" and not any(present for _, present in precisions):
-        return 0.0  # nothing to average: mteval's and T2T's 0
-    if k.empty_order == "effective" and len(terms) < len(weights):
-        total = sum(w for w, _ in terms)
-        terms = [(w / total if total else 0.0, lp) for w, lp in terms]
-    return math.exp(math.fsum(w * lp for w, lp in terms)) if terms else 0.0
+    """BLEU (0-1 scale) of the statistics under the knob settings ``k``: the one arithmetic
+    (:func:`~bleu_harness.bleu.compute.compute`), in the convention's float form."""
+    computed = compute(corpus, k)
+    native = computed.scores[0]
+    scaled = computed.arithmetic.unit == "percent" or computed.arithmetic.times_scale
+    return native / k.scale if scaled and k.scale != 1 else native

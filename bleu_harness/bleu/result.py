@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from bleu_harness.bleu.tokenizers import tokenizer_name
+
 
 @dataclass(frozen=True)
 class BleuResult:
@@ -80,7 +82,6 @@ def json_number(value: float) -> float | str:
 
 def _jsonable(value: Any) -> Any:
     if callable(value):  # the user's own tokenizer
-        from bleu_harness.bleu.tokenizers import tokenizer_name
         return tokenizer_name(value)
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]

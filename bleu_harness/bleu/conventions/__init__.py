@@ -17,11 +17,12 @@ from bleu_harness.bleu.conventions import (
     torchmetrics,
 )
 
+#: Every convention module, in the order tests and reports list the conventions. Adding a
+#: convention is one module (its declaration) and its name here.
+MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t)
+
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
-    {c.name: c for c in (
-        nltk.CONVENTION, sacrebleu.CONVENTION, matlab.CONVENTION, multibleu.CONVENTION,
-        mteval.CONVENTION, tfnmt.CONVENTION, torchmetrics.CONVENTION, t2t.CONVENTION)}
-)
+    {module.NAME: Convention.declared(module) for module in MODULES})
 
 
 def get_convention(name: str) -> Convention:

@@ -38,8 +38,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -73,12 +73,6 @@ def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     return options
 
 
-def normalised_weights(options: Mapping[str, Any]) -> tuple[float, ...]:
-    weights = options["ngram_weights"]
-    total = sum(weights)
-    return tuple(w / total for w in weights)
-
-
 def required_order(options: Mapping[str, Any]) -> int:
     return len(options["ngram_weights"])
 
@@ -89,52 +83,28 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="sum", strict_bp=True), ref="closest_shorter",
         fewer_words="zero", all_empty="nan", weights=tuple(options["ngram_weights"]),
         normalise=True, **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """The input check, then the knob arithmetic (``sum`` of weighted logs, strict BP; NaN
+    for empty candidate and references, 0 for fewer words than N), reported with the
+    unsmoothed precisions."""
     if not corpus.segment_count or corpus.has_segment_without_references:
         raise ConventionError(NAME, "every candidate needs at least one reference document",
                               "MATLAB:error")
-    weights = normalised_weights(options)
-    order = len(weights)
-    hyp_len = corpus.hyp_len
-    ref_len = corpus.ref_len("closest_shorter")
-    counts = corpus.matches[:order]
-    totals = corpus.totals[:order]
-    precisions = tuple(m / t if t else 0.0 for m, t in zip(counts, totals))
-    bp = 1.0 if hyp_len > ref_len else (math.exp(1 - ref_len / hyp_len) if hyp_len else 0.0)
-
-    def finished(score: float) -> Finished:
-        return Finished((score,), precisions, counts, totals, bp, hyp_len, ref_len)
-
-    all_empty = hyp_len == 0 and corpus.longest_reference == 0
-    if all_empty:
-        return finished(math.nan)
-    if totals[order - 1] == 0:  # fewer words than N
-        return finished(0.0)
-    terms = [w * math.log(p) for w, p in zip(weights, precisions) if w > 0 and p > 0]
-    if any(w > 0 and p == 0 for w, p in zip(weights, precisions)):
-        return finished(0.0)
-    return finished(bp * math.exp(sum(terms)))
+    c = compute(corpus, knobs(options, level))
+    precisions = tuple(m / t if t else 0.0 for m, t in zip(c.matches, c.totals))
+    return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
 
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"ngram_weights": (1,) * n, "ignore_case": c} for n in (4, 1, 2, 3)
                    for c in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="MATLAB bleuEvaluationScore as documented: normalised weights, fewer words "
-    "than N scores 0, both empty is NaN",
-    scale=1.0,
-    option_names=tuple(DEFAULTS) + tuple(ALIASES),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("MATLAB bleuEvaluationScore as documented: normalised weights, fewer words "
+               "than N scores 0, both empty is NaN")

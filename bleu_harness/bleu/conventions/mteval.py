@@ -38,8 +38,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -93,7 +93,9 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     smoothed = not options["no_smoothing"]
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options),
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="mean", strict_bp=True,
+                              bp="exponent" if options["no_smoothing"] else "r/c"),
         ref=REF_RULES[options["brevity_penalty"]],
         smoothing="nist-geometric" if smoothed else "none",
         empty_order="neutral" if smoothed else "zero", weights=uniform(BLEU_ORDER),
@@ -183,16 +185,6 @@ VARIANTS = tuple({"preserve_case": c, "international_tokenization": i, "brevity_
                    for c in (False, True) for i in (False, True)
                    for b in ("closest", "shortest") for s in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="NIST mteval-v13a.pl BLEU: its own tokenization, lowercased unless -c, NIST "
-    "geometric smoothing, 1-9-gram cumulative and individual scores",
-    scale=1.0,
-    option_names=tuple(DEFAULTS) + tuple(ALIASES),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("NIST mteval-v13a.pl BLEU: its own tokenization, lowercased unless -c, NIST "
+               "geometric smoothing, 1-9-gram cumulative and individual scores")

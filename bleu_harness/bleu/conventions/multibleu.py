@@ -21,13 +21,11 @@ Read from the script, step by step:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.arithmetic import my_log
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -67,55 +65,45 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="mean", times_scale=True, my_log=True),
+        ref="closest_shorter",
         unreferenced_length=NO_REFERENCE_LENGTH, weights=uniform(ORDER), scale=100.0,
         **case_and_tokenizer(preprocessing(options)))
 
 
-def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+def _check(corpus: CorpusStats) -> None:
+    """Where multi-bleu.perl dies or exits before it prints a score."""
     if not corpus.most_references:
         raise ConventionError(
             NAME, "no reference file has a line, so it finds no references and dies "
             "('ERROR: could not find reference file')", "ERROR: could not find reference file")
-    hyp_len = corpus.hyp_len
     ref_len = corpus.ref_len("closest_shorter", without_references=NO_REFERENCE_LENGTH)
-    counts = corpus.matches[:ORDER]
-    totals = corpus.totals[:ORDER]
-    precisions = [m / t if t else 0 for m, t in zip(counts, totals)]
     if ref_len == 0:
         raise ConventionError(
             NAME, "the reference length is 0: it prints 'BLEU = 0, 0/0/0/0 (BP=0, ratio=0, "
             "hyp_len=0, ref_len=0)' and exits with status 1", "exit status 1")
-    bp = 1.0
-    if hyp_len < ref_len:
-        if hyp_len == 0:
-            raise ConventionError(NAME, "an empty system output with a non-empty reference "
-                                  "divides by the hypothesis length 0",
-                                  "Illegal division by zero")
-        bp = math.exp(1 - ref_len / hyp_len)
-    bleu = bp * math.exp((my_log(precisions[0]) + my_log(precisions[1])
-                          + my_log(precisions[2]) + my_log(precisions[3])) / 4)
-    ratio = hyp_len / ref_len
+    if corpus.hyp_len == 0:
+        raise ConventionError(NAME, "an empty system output with a non-empty reference "
+                              "divides by the hypothesis length 0", "Illegal division by zero")
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """The knob arithmetic (``100 * $bleu`` of ``my_log`` terms), reported as the script
+    prints it: percent precisions (an order without n-grams an int 0) and the BLEU line."""
+    _check(corpus)
+    c = compute(corpus, knobs(options, level))
+    precisions = tuple(100 * (m / t if t else 0) for m, t in zip(c.matches, c.totals))
+    ratio = c.hyp_len / c.ref_len
     report = ("BLEU = %.2f, %.1f/%.1f/%.1f/%.1f (BP=%.3f, ratio=%.3f, hyp_len=%d, ref_len=%d)"
-              % (100 * bleu, *(100 * p for p in precisions), bp, ratio, hyp_len, ref_len))
-    return Finished(
-        (100 * bleu,), tuple(100 * p for p in precisions), counts, totals, bp, hyp_len, ref_len,
-        details={"ratio": ratio}, report=report)
+              % (c.scores[0], *precisions, c.bp, ratio, c.hyp_len, c.ref_len))
+    return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len,
+                    details={"ratio": ratio}, report=report)
 
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = ({"lc": False}, {"lc": True})
 
-CONVENTION = Convention(
-    name=NAME,
-    description="Moses multi-bleu.perl: whitespace tokens, closest reference (shorter on a "
-    "tie), no smoothing, 0-100 scale, -lc",
-    scale=100.0,
-    option_names=tuple(DEFAULTS) + tuple(ALIASES),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("Moses multi-bleu.perl: whitespace tokens, closest reference (shorter on a "
+               "tie), no smoothing, 0-100 scale, -lc")

@@ -23,13 +23,12 @@ step, with the same number types, so the floats agree bit for bit:
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -42,20 +41,23 @@ from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.knobs import KnobSettings, input_rules
 from bleu_harness.bleu.result import ConventionError
+from bleu_harness.bleu.smoothing import (
+    NLTK_PARAMETERS,
+    SMOOTHING_ORDER,
+    SmoothingInputs,
+    smooth,
+)
 
 NAME = "nltk"
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
 DEFAULTS: dict[str, Any] = {
     "weights": (0.25, 0.25, 0.25, 0.25),
     "smoothing": "method0",
-    "epsilon": 0.1,
-    "alpha": 5,
-    "k": 5,
+    **NLTK_PARAMETERS,  # epsilon, alpha, k
     "auto_reweigh": False,
     "version": NLTK.latest,
 }
-#: method5 always reads order 5 of the last segment (``modified_precision(..., 5)``).
-METHOD5_ORDER = 5
+METHOD5_ORDER = SMOOTHING_ORDER
 
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -131,7 +133,8 @@ def _smoothing_knobs(options: Mapping[str, Any]) -> dict[str, Any]:
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     vectors = weight_sets(options)
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(strict_bp=True), ref="closest_shorter",
         no_match_zero=True, **_smoothing_knobs(options),
         empty_order="reweigh" if options["auto_reweigh"] else "zero",
         weights=vectors if is_weight_list(options) else vectors[0], denominator="floor1",
@@ -172,8 +175,8 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
         return finished((0,) * len(vectors))
 
     p_n: list[Any] = [Fraction(m, d) for m, d in zip(matches, denominators)]
-    p_n = SMOOTHERS[options["smoothing"]](p_n, _Context(corpus, options, matches, denominators,
-                                                        rules))
+    p_n = smooth(options["smoothing"], p_n, _inputs(corpus, options, matches, denominators,
+                                                    rules))
     scores = []
     for weight in vectors:
         if options["auto_reweigh"] and hyp_len < 4 and weight == (0.25, 0.25, 0.25, 0.25):
@@ -227,8 +230,8 @@ def finish_before_3_6_6(corpus: CorpusStats, options: Mapping[str, Any],
     if options["smoothing"] == "method0" and rules["zero_orders"] == "truncate":
         p_n = p_n[:next((i for i, m in enumerate(matches) if m == 0), len(p_n))]
     else:
-        p_n = SMOOTHERS[options["smoothing"]](p_n, _Context(corpus, options, matches,
-                                                            denominators, rules))
+        p_n = smooth(options["smoothing"], p_n, _inputs(corpus, options, matches,
+                                                        denominators, rules))
     terms = []
     for w_i, p_i in zip(weights, p_n):
         if p_i <= 0:
@@ -244,6 +247,12 @@ def finish_before_3_6_6(corpus: CorpusStats, options: Mapping[str, Any],
         raise ConventionError(NAME, "exp of the weighted log sum overflows", "OverflowError")
 
 
+def _inputs(corpus: CorpusStats, options: Mapping[str, Any], numerators, denominators,
+            rules: Mapping[str, Any]) -> SmoothingInputs:
+    return SmoothingInputs.for_corpus(corpus, numerators, denominators, rules,
+                                      options["epsilon"], options["alpha"], options["k"])
+
+
 def _check_references(corpus: CorpusStats, order: int) -> None:
     """A segment without references fails in ``modified_precision`` (``max_counts[ngram]``,
     a ``KeyError``) when it has n-grams, else in ``closest_ref_length`` (``min()`` of nothing)."""
@@ -256,141 +265,12 @@ def _check_references(corpus: CorpusStats, order: int) -> None:
                           "length (closest_ref_length takes min() of no lengths)", "ValueError")
 
 
-class _Context:
-    """What ``SmoothingFunction`` methods see besides ``p_n``: the unnormalised numerators
-    and denominators, the corpus hypothesis length, and the last segment (methods 5 and 6)."""
-
-    def __init__(self, corpus: CorpusStats, options, numerators, denominators,
-                 rules: Mapping[str, Any]) -> None:
-        self.numerators = numerators
-        self.denominators = denominators
-        self.rules = rules
-        self.last = corpus.last
-        if rules["smoothing_length"] == "last segment":  # before 3.4 (#2083)
-            self.hyp_len = self.last.hyp_len
-        else:  # 3.5 on: ``hyp_len if hyp_len else len(hypothesis)``
-            self.hyp_len = corpus.hyp_len or self.last.hyp_len
-        self.epsilon = options["epsilon"]
-        self.alpha = options["alpha"]
-        self.k = options["k"]
-
-
-def _method0(p_n: list, ctx: _Context) -> list:
-    return [p if m != 0 else sys.float_info.min for p, m in zip(p_n, ctx.numerators)]
-
-
-def _method1(p_n: list, ctx: _Context) -> list:
-    return [
-        (m + ctx.epsilon) / d if m == 0 else p
-        for p, m, d in zip(p_n, ctx.numerators, ctx.denominators)
-    ]
-
-
-def _method2(p_n: list, ctx: _Context) -> list:
-    smooth_unigram = ctx.rules["method2"] == "all orders"  # before 3.6 (PR #2572)
-    return [
-        Fraction(m + 1, d + 1) if i != 0 or smooth_unigram else p
-        for i, (p, m, d) in enumerate(zip(p_n, ctx.numerators, ctx.denominators))
-    ]
-
-
-def _method3(p_n: list, ctx: _Context) -> list:
-    incvnt = 1
-    for i, (m, d) in enumerate(zip(ctx.numerators, ctx.denominators)):
-        if m == 0:
-            p_n[i] = 1 / (2**incvnt * d)
-            incvnt += 1
-    return p_n
-
-
-def _method4(p_n: list, ctx: _Context) -> list:
-    if ctx.rules["method4"] != "1/(2^k k/ln T)/l":
-        return _method4_before_3_6(p_n, ctx)
-    incvnt = 1
-    hyp_len = ctx.hyp_len
-    for i, (m, d) in enumerate(zip(ctx.numerators, ctx.denominators)):
-        if m == 0 and hyp_len > 1:
-            try:
-                numerator = 1 / (2**incvnt * ctx.k / math.log(hyp_len))
-            except ZeroDivisionError:
-                raise ConventionError(NAME, "method4 with k=0 divides by zero", "ZeroDivisionError")
-            p_n[i] = numerator / d
-            incvnt += 1
-    return p_n
-
-
-def _method4_before_3_6(p_n: list, ctx: _Context) -> list:
-    """``incvnt = i + 1 * self.k / math.log(hyp_len)`` (the precedence bug of issue #2341):
-    ``1 / incvnt`` before 3.5, ``incvnt / denominator`` in 3.5 (precisions above 1, #2676)."""
-    for i, (m, d) in enumerate(zip(ctx.numerators, ctx.denominators)):
-        if m == 0 and ctx.hyp_len != 0:
-            try:
-                incvnt = i + 1 * ctx.k / math.log(ctx.hyp_len)
-                p_n[i] = 1 / incvnt if ctx.rules["method4"] == "1/(i+k/ln T)" else incvnt / d
-            except ZeroDivisionError:
-                raise ConventionError(NAME, "method4 divides by log(1) = 0 for a one-token "
-                                      "hypothesis (before 3.6)", "ZeroDivisionError")
-    return p_n
-
-
-def _method5(p_n: list, ctx: _Context) -> list:
-    last = ctx.last
-    p_n_plus1 = p_n + [Fraction(last.matches[METHOD5_ORDER - 1], max(1, last.totals[METHOD5_ORDER - 1]))]
-    m = {-1: p_n[0] + 1}
-    for i, p_i in enumerate(p_n):
-        p_n[i] = (m[i - 1] + p_i + p_n_plus1[i + 1]) / 3
-        m[i] = p_n[i]
-    return p_n
-
-
-def _method6(p_n: list, ctx: _Context) -> list:
-    if len(p_n) < 3:
-        raise ConventionError(NAME, "method6 needs at least three n-gram orders", "IndexError")
-    if not p_n[2]:
-        raise ConventionError(
-            NAME, "method6 needs a non-zero trigram precision (p_n[2])", "AssertionError"
-        )
-    for i in range(2, len(p_n)):
-        pi0 = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
-        hyp_ngrams = max(0, ctx.last.hyp_len - i)  # n-grams of order i+1 in the last hypothesis
-        try:
-            p_n[i] = (ctx.numerators[i] + ctx.alpha * pi0) / (hyp_ngrams + ctx.alpha)
-        except ZeroDivisionError:
-            raise ConventionError(NAME, "method6 with alpha=0 divides by zero", "ZeroDivisionError")
-    return p_n
-
-
-def _method7(p_n: list, ctx: _Context) -> list:
-    return _method5(_method4(p_n, ctx), ctx)
-
-
-SMOOTHERS = {
-    "method0": _method0,
-    "method1": _method1,
-    "method2": _method2,
-    "method3": _method3,
-    "method4": _method4,
-    "method5": _method5,
-    "method6": _method6,
-    "method7": _method7,
-}
-
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"smoothing": f"method{m}", "weights": w, "auto_reweigh": r}
                    for m in range(8)
                    for w in ((0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (1.0,))
                    for r in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="NLTK sentence_bleu/corpus_bleu: raw weights, method0-7 smoothing, "
-    "per-segment denominator floor, tiny floats for zero orders",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("NLTK sentence_bleu/corpus_bleu: raw weights, method0-7 smoothing, "
+               "per-segment denominator floor, tiny floats for zero orders")

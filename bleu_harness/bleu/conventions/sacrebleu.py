@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.arithmetic import my_log
+from bleu_harness.bleu.compute import Arithmetic
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -132,7 +132,8 @@ SMOOTHING_KNOBS = {"none": "none", "exp": "nist-geometric", "floor": "floor",
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     rules = SACREBLEU.rules(options["version"])
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_shorter",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(unit="percent", log_sum="mean", my_log=True), ref="closest_shorter",
         unreferenced_length=-1, no_match_zero=rules["no_match_zero"],
         smoothing=SMOOTHING_KNOBS[options["smooth_method"]],
         smoothing_value=smooth_value(options),
@@ -243,17 +244,10 @@ VARIANTS = tuple({"smooth_method": s, "effective_order": e, "tokenize": t, "lowe
                    for s in ("exp", "none", "floor", "add-k") for e in (False, True)
                    for t in ("13a", "intl", "char", "none") for lc in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="SacreBLEU BLEU: tokenized raw text, exp/floor/add-k smoothing, effective "
-    "order, 0-100 scale",
-    scale=100.0,
-    option_names=tuple(defaults("corpus")) + ("use_effective_order",),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    case_tokenizers=SACREBLEU_TOKENIZERS,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("SacreBLEU BLEU: tokenized raw text, exp/floor/add-k smoothing, effective "
+               "order, 0-100 scale")
+#: Case-file tokenizer names its ``tokenize`` option accepts.
+CASE_TOKENIZERS = SACREBLEU_TOKENIZERS
+#: Every option name: the options of both levels and the alias ``use_effective_order``.
+OPTION_NAMES = tuple(defaults("corpus")) + ("use_effective_order",)

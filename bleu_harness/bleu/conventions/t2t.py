@@ -19,14 +19,11 @@ whitespace tokens as ``compute_bleu`` on pre-tokenized lists.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
-from bleu_harness.bleu.arithmetic import float32
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -69,64 +66,32 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="first",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="mean", bp="1/ratio"), ref="first",
         smoothing="nist-geometric", empty_order="neutral",
         bp="standard" if options["use_bp"] else "off", weights=uniform(options["max_order"]),
         float32=True, **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    max_order = options["max_order"]
+    """``compute_bleu``'s input checks, then the knob arithmetic (mean of logs, BP from
+    ``1/ratio``, ``np.float32`` at the end), reported with the smoothed precisions."""
     if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
         raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
                               UNSUPPORTED_INPUT)
-    if max_order == 0:
+    if options["max_order"] == 0:
         raise ConventionError(NAME, "max_order=0 leaves no precisions, and max() of none "
                               "raises", "ValueError")
-    translation_length = corpus.hyp_len
-    reference_length = corpus.ref_len("first")
-    matches = corpus.matches[:max_order]
-    possible = corpus.totals[:max_order]
-    precisions = []
-    smooth = 1.0
-    for m, p in zip(matches, possible):
-        if p > 0:
-            if m > 0:
-                precisions.append(m / p)
-            else:
-                smooth *= 2
-                precisions.append(1.0 / (smooth * p))
-        else:
-            precisions.append(0.0)
-    geo_mean = 0.0
-    if max(precisions) > 0:
-        geo_mean = math.exp(sum(math.log(p) for p in precisions if p) / max_order)
-    bp = 1.0
-    if options["use_bp"] and reference_length:
-        ratio = translation_length / reference_length
-        if ratio <= 0.0:
-            bp = 0.0
-        elif ratio < 1.0:
-            bp = math.exp(1 - 1.0 / ratio)
-    return Finished((float32(geo_mean * bp),), tuple(precisions), matches, possible, bp,
-                    translation_length, reference_length)
+    c = compute(corpus, knobs(options, level))
+    precisions = tuple(p for p, _ in c.precisions) or (0.0,) * len(c.matches)
+    return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
 
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"case_sensitive": c, "tokenize": t} for c in (False, True) for t in ("t2t", "none"))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="Tensor2Tensor bleu_hook: one reference, always-on NIST smoothing, "
-    "lowercased intl tokens (bleu_wrapper), float32",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    precision=FLOAT32_TOLERANCE,
-    case_tokenizers=("none",),
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("Tensor2Tensor bleu_hook: one reference, always-on NIST smoothing, "
+               "lowercased intl tokens (bleu_wrapper), float32")
+#: Case-file tokenizer names its ``tokenize`` option accepts.
+CASE_TOKENIZERS = ("none",)

@@ -24,12 +24,11 @@ is ``str.split()`` on pre-tokenized text; ``intl``, ``char`` and ``zh`` are Sacr
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -74,62 +73,45 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="shortest",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="sum", bp="1/ratio"), ref="shortest",
         smoothing="add-k" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=uniform(options["max_order"]),
         **case_and_tokenizer(preprocessing(options)))
 
 
-def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    max_order = options["max_order"]
+def _check(corpus: CorpusStats, options: Mapping[str, Any]) -> None:
+    """Where ``compute_bleu`` raises: ``min()`` of no lengths or no precisions, and the two
+    divisions of its ``ratio`` and BP by a length of 0."""
     if corpus.has_segment_without_references:
         raise ConventionError(NAME, "min() of a segment's reference lengths needs a reference",
                               "ValueError")
-    if max_order == 0:
+    if options["max_order"] == 0:
         raise ConventionError(NAME, "max_order=0 leaves no precisions, and min() of none "
                               "raises", "ValueError")
-    translation_length = corpus.hyp_len
-    reference_length = corpus.ref_len("shortest")
-    matches = corpus.matches[:max_order]
-    possible = corpus.totals[:max_order]
-    if options["smooth"]:
-        precisions = [(m + 1.0) / (p + 1.0) for m, p in zip(matches, possible)]
-    else:
-        precisions = [float(m) / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
-    if min(precisions) > 0:
-        geo_mean = math.exp(sum((1.0 / max_order) * math.log(p) for p in precisions))
-    else:
-        geo_mean = 0
-    if reference_length == 0:
+    if corpus.ref_len("shortest") == 0:
         raise ConventionError(NAME, "ratio = c / r with a reference length of 0",
                               "ZeroDivisionError")
-    ratio = float(translation_length) / reference_length
-    if ratio > 1.0:
-        bp = 1.0
-    elif ratio == 0:
+    if corpus.hyp_len == 0:
         raise ConventionError(NAME, "exp(1 - 1. / ratio) with a hypothesis length of 0",
                               "ZeroDivisionError")
-    else:
-        bp = math.exp(1 - 1.0 / ratio)
-    return Finished((geo_mean * bp,), tuple(precisions), matches, possible, bp,
-                    translation_length, reference_length, details={"ratio": ratio})
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """The input checks, then the knob arithmetic (``sum`` of weighted logs, BP from
+    ``1/ratio``), reported with the (smoothed) precisions and the length ratio."""
+    _check(corpus, options)
+    c = compute(corpus, knobs(options, level))
+    return Finished(c.scores, tuple(p for p, _ in c.precisions), c.matches, c.totals, c.bp,
+                    c.hyp_len, c.ref_len, details={"ratio": float(c.hyp_len) / c.ref_len})
 
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"smooth": s, "tokenize": t, "max_order": n} for s in (False, True)
                    for t in ("13a", "none", "split-space", "strip-split-space", "intl", "char") for n in (4, 1, 2, 3))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="TensorFlow NMT compute_bleu (= Hugging Face evaluate 'bleu'): shortest "
-    "reference, optional add-one smoothing on every order, 0-1 scale",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    case_tokenizers=TOKENIZE_CHOICES,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("TensorFlow NMT compute_bleu (= Hugging Face evaluate 'bleu'): shortest "
+               "reference, optional add-one smoothing on every order, 0-1 scale")
+#: Case-file tokenizer names its ``tokenize`` option accepts.
+CASE_TOKENIZERS = TOKENIZE_CHOICES

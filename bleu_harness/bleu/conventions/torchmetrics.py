@@ -20,14 +20,11 @@ Read from ``functional/text/bleu.py``, step by step:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
-from bleu_harness.bleu.arithmetic import float32
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
-    Convention,
     Finished,
     Preprocessing,
     merge_options,
@@ -71,7 +68,8 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options), ref="closest_first",
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="steps"), ref="closest_first",
         no_match_zero=True, zero="zero-before-smoothing",
         smoothing="add-k-from-bigram" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=tuple(weights_of(options)),
@@ -79,51 +77,19 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    n_gram = options["n_gram"]
+    """The knob arithmetic in float32 steps; ``return tensor(0.0)`` (an order without a
+    match) reports no precisions and a BP of 0."""
     if corpus.has_segment_without_references:
         raise ConventionError(NAME, "a segment without references has no closest length",
                               "ValueError")
-    preds_len = corpus.hyp_len
-    target_len = corpus.ref_len("closest_first")
-    numerator = corpus.matches[:n_gram]
-    denominator = corpus.totals[:n_gram]
-
-    def finished(score: float, precisions=(), bp: float = 0.0) -> Finished:
-        return Finished((score,), tuple(precisions), numerator, denominator, bp,
-                        preds_len, target_len)
-
-    if min(numerator) == 0:
-        return finished(0.0)
-    if options["smooth"]:
-        precisions = [float32((m + 1) / (t + 1)) for m, t in zip(numerator, denominator)]
-        precisions[0] = float32(numerator[0] / denominator[0])
-    else:
-        precisions = [float32(m / t) for m, t in zip(numerator, denominator)]
-    total = 0.0
-    for w, p in zip(weights_of(options), precisions):
-        total = float32(total + float32(float32(w) * float32(math.log(p))))
-    geometric_mean = float32(math.exp(total))
-    if preds_len > target_len:
-        bp = 1.0
-    else:
-        bp = float32(math.exp(float32(1 - float32(target_len / preds_len))))
-    return finished(float32(bp * geometric_mean), precisions, bp)
+    c = compute(corpus, knobs(options, level))
+    precisions, bp = (((), 0.0) if c.gate else (tuple(p for p, _ in c.precisions), c.bp))
+    return Finished(c.scores, precisions, c.matches, c.totals, bp, c.hyp_len, c.ref_len)
 
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = tuple({"n_gram": n, "smooth": s} for n in (4, 1, 2, 3) for s in (False, True))
 
-CONVENTION = Convention(
-    name=NAME,
-    description="torchmetrics BLEUScore: closest reference (first-listed on a tie), 0 when "
-    "any order has no match, add-one smoothing from bigrams, float32",
-    scale=1.0,
-    option_names=tuple(DEFAULTS),
-    resolve=resolve,
-    preprocessing=preprocessing,
-    required_order=required_order,
-    knobs=knobs,
-    finish=finish,
-    precision=FLOAT32_TOLERANCE,
-    variants=VARIANTS,
-)
+#: What the convention follows, in a line.
+DESCRIPTION = ("torchmetrics BLEUScore: closest reference (first-listed on a tie), 0 when "
+               "any order has no match, add-one smoothing from bigrams, float32")

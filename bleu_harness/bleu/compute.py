@@ -1,0 +1,237 @@
+"""The BLEU arithmetic over knob settings, in each tool's float form.
+
+:func:`compute` evaluates a :class:`~bleu_harness.bleu.knobs.KnobSettings` on corpus
+statistics. The knobs say *what* is computed; ``KnobSettings.arithmetic`` (an
+:class:`Arithmetic`) says *how* a tool writes it in floats (``math.fsum`` or ``sum``,
+``Σ/N`` or ``Σ·w``, percent precisions, ``1/(c/r)``, float32 after every step), which changes
+bits and never the rule. Every :class:`Arithmetic` value names the library expression it
+reproduces: do not "simplify" one form into another (``sum`` is not ``fsum``, ``Σ/N`` is not
+``Σ·(1/N)``, ``100.0*m/t`` is not ``100*(m/t)``, ``1/(c/r)`` is not ``r/c``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from bleu_harness.bleu.arithmetic import LOG_ZERO, float32
+from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.history import NLTK
+from bleu_harness.bleu.smoothing import NLTK_PARAMETERS, SmoothingInputs, smooth
+
+if TYPE_CHECKING:
+    from bleu_harness.bleu.knobs import KnobSettings
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """How a tool evaluates the knob arithmetic in floats: it changes bits, never the rule."""
+
+    #: "ratio": ``m / t``; "percent": ``100.0 * m / t``, ``100.0 / (2^k t)`` (SacreBLEU).
+    unit: str = "ratio"
+    #: "fsum": ``exp(math.fsum(w * log p))`` (NLTK); "sum": ``exp(sum(w * log p))`` (MATLAB,
+    #: TF-NMT); "mean": ``exp(sum(log p) / N)`` (SacreBLEU, multi-bleu, mteval, T2T);
+    #: "steps": float32 after every operation, the total from 0.0 (torchmetrics tensors).
+    log_sum: str = "fsum"
+    #: "r/c": ``exp(1 - r/c)``; "1/ratio": ``exp(1 - 1/(c/r))`` (TF-NMT, T2T);
+    #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``).
+    bp: str = "r/c"
+    #: The native score is ``scale * score`` (multi-bleu's ``100 * $bleu``).
+    times_scale: bool = False
+    #: ``log 0 = -9999999999``, a term, and the sum goes on (SacreBLEU, multi-bleu).
+    my_log: bool = False
+    #: BP is 1 only if c > r: c == r == 0 gives 0 (NLTK, MATLAB, mteval).
+    strict_bp: bool = False
+
+    def fits(self, k: KnobSettings) -> bool:
+        """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
+        need uniform, unnormalised weights and a smoothing that is not NLTK's."""
+        if self.log_sum != "mean" and self.unit != "percent" and self.bp != "exponent":
+            return True
+        weights = _first_vector(k.weights)
+        return (len(set(weights)) <= 1 and not k.normalise
+                and not k.smoothing.startswith("nltk-") and len(_all_vectors(k.weights)) == 1)
+
+
+#: The reference form (``math.fsum`` over ratio precisions), for mixtures no tool writes.
+REFERENCE = Arithmetic()
+
+
+@dataclass(frozen=True)
+class Computation:
+    """What :func:`compute` found: the statistics it read, the gate that decided (if any),
+    each order's precision (in the form's unit, and whether the order has n-grams), and one
+    native-scale score per weight vector."""
+
+    matches: tuple[int, ...]
+    totals: tuple[Any, ...]
+    raw: tuple[int, ...]
+    bp: float
+    hyp_len: int
+    ref_len: int
+    arithmetic: Arithmetic
+    gate: str | None
+    precisions: tuple[tuple[Any, bool], ...]
+    scores: tuple[Any, ...]
+
+
+def _all_vectors(weights: tuple) -> tuple[tuple[float, ...], ...]:
+    return weights if weights and isinstance(weights[0], tuple) else (weights,)
+
+
+def _first_vector(weights: tuple) -> tuple[float, ...]:
+    return _all_vectors(weights)[0]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def brevity_penalty(hyp_len: int, ref_len: int, k: KnobSettings, a: Arithmetic,
+                    r32: Callable[[float], float] = _same) -> float:
+    if k.bp == "off" or hyp_len > ref_len or (hyp_len == ref_len and not a.strict_bp):
+        return 1.0
+    if hyp_len == 0:
+        return 0.0
+    if a.bp == "1/ratio":
+        return math.exp(1 - 1.0 / (hyp_len / ref_len))
+    return r32(math.exp(r32(1 - r32(ref_len / hyp_len))))
+
+
+def _nltk_precisions(corpus: CorpusStats, k: KnobSettings, matches, totals, raw):
+    """NLTK's smoothing methods (``nltk-method4..7``) at the latest release's rules."""
+    method = k.smoothing.removeprefix("nltk-")
+    parameters = {**NLTK_PARAMETERS, {"method6": "alpha"}.get(method, "k"): k.smoothing_value}
+    inputs = SmoothingInputs.for_corpus(corpus, matches, totals, NLTK.rules(NLTK.latest),
+                                        **parameters)
+    smoothed = smooth(method, [Fraction(m, max(t, 1)) for m, t in zip(matches, totals)], inputs)
+    return [(p, r > 0) for p, r in zip(smoothed, raw)]
+
+
+def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, totals, raw,
+                r32, available: int | None) -> list[tuple[Any, bool]]:
+    """Each order's precision after smoothing and whether the order has n-grams (add-k gives
+    every order k of them). ``available``: the orders the tool's statistics hold; a loop
+    that reaches past them with every earlier order present raises ``IndexError``
+    (SacreBLEU 2.0.0's ``compute_bleu``)."""
+    if k.smoothing.startswith("nltk-"):
+        return _nltk_precisions(corpus, k, matches, totals, raw)
+    percent = a.unit == "percent"
+    value = k.smoothing_value
+    out: list[tuple[Any, bool]] = []
+    halvings = 1
+    for n in range(1, len(matches) + 1):
+        if available is not None and n > available:
+            if all(present for _, present in out):
+                raise IndexError("list index out of range")
+            out.append((0.0, False))
+            continue
+        m, t, r = matches[n - 1], totals[n - 1], raw[n - 1]
+        if k.smoothing == "add-k" or (k.smoothing == "add-k-from-bigram" and n > 1):
+            mm, tt = m + value, t + value
+            p = ((100.0 * mm / tt) if percent else mm / tt) if tt else 0.0
+            out.append((r32(p), r + value != 0))
+        elif m > 0:
+            out.append((r32(100.0 * m / t if percent else m / t), True))
+        elif t == 0:
+            out.append((0.0, r > 0))
+        elif k.smoothing == "floor":
+            out.append((100.0 * value / t if percent else value / t, r > 0))
+        elif k.smoothing == "nist-geometric":
+            halvings *= 2
+            out.append((100.0 / (halvings * t) if percent else 1 / (halvings * t), r > 0))
+        else:
+            out.append((0.0, r > 0))
+    return out
+
+
+def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: int,
+             ref_len: int) -> tuple[float, bool]:
+    """exp of the weighted log sum, and whether the BP is already folded into it."""
+    terms: list[tuple[float, float]] = []
+    for w, (p, present) in zip(weights, precisions):
+        if not present and k.empty_order == "effective":
+            break
+        if not present and k.empty_order == "neutral":
+            terms.append((w, 0))
+            continue
+        if p == 0 and a.my_log and k.zero == "zero" and w != 0:
+            terms.append((w, LOG_ZERO))  # my_log(0): later orders still count (and may raise)
+            continue
+        if p == 0 or (p < 0 and k.zero == "dropped"):
+            if w == 0 or k.zero == "dropped":
+                continue  # 0 * log 0 leaves the order out (MATLAB: a zero weight)
+            if k.zero != "tiny":
+                return 0.0, False
+            p = sys.float_info.min
+        terms.append((w, math.log(p)))  # a negative precision raises ValueError here
+    if k.empty_order == "neutral" and not any(present for _, present in precisions):
+        return 0.0, False  # nothing to average: mteval's and T2T's 0
+    if not terms:
+        return 0.0, False
+    if a.log_sum == "mean" and len(set(weights)) == 1 and not k.normalise:
+        count = len(terms) if k.empty_order == "effective" else len(weights)
+        mean = sum(lp for _, lp in terms) / count
+        if a.bp == "exponent" and k.bp != "off":
+            return math.exp(mean + min(0, 1 - ref_len / hyp_len)), True
+        return math.exp(mean), False
+    if k.empty_order == "effective" and len(terms) < len(weights):
+        total = sum(w for w, _ in terms)
+        terms = [(w / total if total else 0.0, lp) for w, lp in terms]
+    if a.log_sum == "steps":
+        total = 0.0
+        for w, lp in terms:
+            total = r32(total + r32(r32(w) * r32(lp)))
+        return r32(math.exp(total)), False
+    if a.log_sum == "sum":
+        return math.exp(sum(w * lp for w, lp in terms)), False
+    return math.exp(math.fsum(w * lp for w, lp in terms)), False
+
+
+def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
+            zero: Any = 0.0) -> Computation:
+    """BLEU of the statistics under ``k``, on ``k``'s native scale, in ``k``'s float form
+    (the reference form for a mixture, or where the form cannot express ``k``)."""
+    a = k.float_form if k.float_form.fits(k) else replace(REFERENCE, times_scale=True)
+    r32 = float32 if k.float32 and a.log_sum == "steps" else _same
+    vectors = _all_vectors(k.weights)
+    counted = max(len(v) for v in vectors)
+    matches, raw = corpus.matches[:counted], corpus.totals[:counted]
+    totals = corpus.floored_totals[:counted] if k.denominator == "floor1" else raw
+    hyp_len = corpus.hyp_len
+    ref_len = corpus.ref_len(k.ref, k.unreferenced_length)
+    bp = brevity_penalty(hyp_len, ref_len, k, a, r32)
+
+    def done(gate: str | None, scores, precisions=()) -> Computation:
+        return Computation(matches, totals, raw, bp, hyp_len, ref_len, a, gate,
+                           tuple(precisions), tuple(scores))
+
+    if not corpus.segment_count or counted == 0:
+        return done("no orders", (zero,) * len(vectors))
+    if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
+        return done("all empty", (math.nan,) * len(vectors))
+    if k.fewer_words == "zero" and raw[len(vectors[0]) - 1] == 0:
+        return done("fewer words", (0.0,) * len(vectors))
+    if k.no_match_zero and matches[0] == 0:
+        return done("no match", (zero,) * len(vectors))
+    if k.zero == "zero-before-smoothing" and min(matches) == 0:
+        return done("zero before smoothing", (0.0,) * len(vectors))
+    precisions = _precisions(corpus, k, a, matches, totals, raw, r32, available)
+    scores = []
+    for weights in vectors:
+        if k.normalise and sum(weights) > 0:
+            weights = tuple(w / sum(weights) for w in weights)
+        if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
+            weights = (1 / hyp_len,) * hyp_len
+        geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
+        score = geometric if folded else bp * geometric
+        if k.float32:
+            score = float32(score)
+        if a.times_scale and k.scale != 1:  # never 1.0 * x: NLTK's int 0 stays an int
+            score = k.scale * score
+        scores.append(score)
+    return done(None, scores, precisions)

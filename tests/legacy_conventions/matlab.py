@@ -1,0 +1,120 @@
+"""The MATLAB convention: Text Analytics Toolbox ``bleuEvaluationScore`` (R2020a+), as documented.
+
+MATLAB's source is closed; this follows its documentation (seed documents 000 and 002; see
+CONVENTIONS.md A.6), rule by rule:
+
+* ``NgramWeights`` (here ``ngram_weights``; default four equal weights): "The function
+  normalizes the n-gram weights to sum to one"; their number sets N; they must be finite and
+  nonnegative (anything else is a ``ValueError`` naming the problem, as MATLAB validates them).
+* "If the number of words in candidate is smaller than the number of elements in
+  ngramWeights, then the resulting BLEU score is zero."
+* "If candidate and references are both empty documents, then score is NaN."
+* "If candidate is identical to one of the reference documents, then score is 1."
+* clipping against the largest count in any single reference; BP = 1 if c > r, else
+  exp(1 - r/c), r the reference length closest to the candidate's.
+* ``IgnoreCase`` (here ``ignore_case``): compare ignoring case.
+
+Choices where the documentation is silent or contradicts itself (each is visible in the
+signature and flagged by a case in the corpus):
+
+* An identical candidate shorter than N meets two rules (score 0 and score 1). The engine
+  applies the *fewer-words-than-N* rule first, so it scores 0: that rule describes what the
+  computation does (an order with no candidate n-gram), the identical rule describes the
+  ordinary outcome.
+* A tie between two closest references takes the shorter (as every other implementation).
+* An order with zero precision makes the score 0 (the geometric mean of a zero); an order
+  whose normalised weight is 0 is left out (MATLAB's ``0*log(0)`` would be NaN; documented
+  behaviour gives none).
+* Tokens are whitespace-separated: ``tokenizedDocument`` is not reproduced (the documented
+  examples are written with the full stop as its own token).
+* Corpus level (MATLAB scores one candidate): the statistics are summed as in the paper, the
+  fewer-words rule applies when no candidate has N words, the NaN rule when every candidate
+  and every reference is empty.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from bleu_harness.bleu.convention import (
+    Convention,
+    Finished,
+    Preprocessing,
+    merge_options,
+    require_bool,
+    weight_tuple,
+)
+from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.result import ConventionError
+
+NAME = "matlab"
+DEFAULTS: dict[str, Any] = {"ngram_weights": (0.25, 0.25, 0.25, 0.25), "ignore_case": False}
+#: MATLAB's own name-value argument names, accepted as aliases.
+ALIASES = {"NgramWeights": "ngram_weights", "IgnoreCase": "ignore_case"}
+
+
+def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    given = {ALIASES.get(key, key): value for key, value in given.items()}
+    options = merge_options(NAME, given, DEFAULTS)
+    weights = weight_tuple(NAME, "ngram_weights", options["ngram_weights"])
+    if not weights:
+        raise ValueError(f"{NAME}: 'ngram_weights' must have at least one element")
+    if not all(math.isfinite(w) for w in weights):
+        raise ValueError(f"{NAME}: 'ngram_weights' must be finite, got {weights!r}")
+    if any(w < 0 for w in weights):
+        raise ValueError(f"{NAME}: 'ngram_weights' must be nonnegative, got {weights!r}")
+    if sum(weights) <= 0:
+        raise ValueError(f"{NAME}: 'ngram_weights' must not all be zero (cannot normalise)")
+    options["ngram_weights"] = weights
+    require_bool(NAME, "ignore_case", options["ignore_case"])
+    return options
+
+
+def normalised_weights(options: Mapping[str, Any]) -> tuple[float, ...]:
+    weights = options["ngram_weights"]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
+
+
+def required_order(options: Mapping[str, Any]) -> int:
+    return len(options["ngram_weights"])
+
+
+def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
+    return Preprocessing("none", options["ignore_case"])
+
+
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    if not corpus.segment_count or corpus.has_segment_without_references:
+        raise ConventionError(NAME, "every candidate needs at least one reference document",
+                              "MATLAB:error")
+    weights = normalised_weights(options)
+    order = len(weights)
+    hyp_len = corpus.hyp_len
+    ref_len = corpus.ref_len("closest_shorter")
+    counts = corpus.matches[:order]
+    totals = corpus.totals[:order]
+    precisions = tuple(m / t if t else 0.0 for m, t in zip(counts, totals))
+    bp = 1.0 if hyp_len > ref_len else (math.exp(1 - ref_len / hyp_len) if hyp_len else 0.0)
+
+    def finished(score: float) -> Finished:
+        return Finished((score,), precisions, counts, totals, bp, hyp_len, ref_len)
+
+    all_empty = hyp_len == 0 and corpus.longest_reference == 0
+    if all_empty:
+        return finished(math.nan)
+    if totals[order - 1] == 0:  # fewer words than N
+        return finished(0.0)
+    terms = [w * math.log(p) for w, p in zip(weights, precisions) if w > 0 and p > 0]
+    if any(w > 0 and p == 0 for w, p in zip(weights, precisions)):
+        return finished(0.0)
+    return finished(bp * math.exp(sum(terms)))
+
+
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"ngram_weights": (1,) * n, "ignore_case": c} for n in (4, 1, 2, 3)
+                   for c in (False, True))

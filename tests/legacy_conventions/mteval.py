@@ -1,0 +1,170 @@
+"""The mteval-v13a convention: NIST ``mteval-v13a.pl`` BLEU (CONVENTIONS.md A.2), run with
+``-b`` semantics (BLEU only).
+
+Read from the script (Moses ``scripts/generic/mteval-v13a.pl``), step by step:
+
+* the SGML reader turns each run of Perl whitespace into one space before the tokenization
+  (so a line break in a segment is a space, never a ``-\\n`` join), and words are split on
+  Perl's ``\\s`` (U+001C-U+001F stay inside words): :mod:`bleu_harness.bleu.tokenizers.perl`;
+* ``tokenization``: entity unescaping, the 13a punctuation rules (what SacreBLEU's ``13a``
+  copies) and ``tr/[A-Z]/[a-z]/`` (ASCII only) unless ``-c`` (``preserve_case``);
+  ``--international-tokenization``: ``tokenization_international`` (mteval-v14 rules with
+  Perl 5.36's Unicode 14.0 classes, Perl ``lc`` -- no final sigma -- unless ``-c``);
+* ``--brevity-penalty closest`` (default; ``brevity_penalty_closest`` keeps the shorter on a
+  tie) or ``shortest``;
+* ``bleu_score`` (default, smoothed): ``exp_len_score = exp(min(0, 1 - r/c))`` if c > 0 else 0;
+  for j = 1..9: an order without n-grams adds ``iscore = 0`` (neutral, but still divides by j),
+  the k-th order with n-grams and no match adds ``log(1/(2^k * l_j))``, others ``log(m_j/l_j)``;
+  individual ``exp(iscore)``, cumulative ``exp(score/j) * exp_len_score``; BLEU is cumulative 4.
+  The system-level call prints ``length ratio: c/r ..., penalty (log): log(exp_len_score)``,
+  so r = 0 dies ("Illegal division by zero") and c = 0 dies ("Can't take log of 0");
+* ``bleu_score_nosmoothing`` (``--no-smoothing``): an order with no match has cumulative 0
+  (and keeps individual 0); otherwise cumulative ``exp(score/j + min(0, 1 - r/c))`` and
+  individual ``exp(log(m_j/l_j))``;
+* the report prints 4 decimals; the score here is the unrounded cumulative 4-gram BLEU.
+* a segment (``level="sentence"``) is scored as the script scores each segment (its
+  ``BLEU-seg.scr`` with ``--metricsMATR``): ``bleu_score`` without the report line, so an
+  empty hypothesis scores 0 and an empty reference does not divide -- the script dies only
+  on the system line.
+
+With NIST scores also computed (the script's default), ``nist_score`` divides by the
+reference unigram count, so a document whose references are all empty dies there first; the
+engine models BLEU alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from bleu_harness.bleu.convention import (
+    Convention,
+    Finished,
+    Preprocessing,
+    merge_options,
+    require_bool,
+    require_choice,
+)
+from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.result import ConventionError
+
+NAME = "mteval-v13a"
+#: ``$max_Ngram``: the script scores and prints orders 1 to 9; BLEU is the 4-gram cumulative.
+MAX_NGRAM = 9
+BLEU_ORDER = 4
+DEFAULTS: dict[str, Any] = {
+    "preserve_case": False,
+    "international_tokenization": False,
+    "brevity_penalty": "closest",
+    "no_smoothing": False,
+}
+ALIASES = {"c": "preserve_case", "-c": "preserve_case",
+           "--international-tokenization": "international_tokenization",
+           "--brevity-penalty": "brevity_penalty", "--no-smoothing": "no_smoothing"}
+REF_RULES = {"closest": "closest_shorter", "shortest": "shortest"}
+
+
+def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    given = {ALIASES.get(key, key): value for key, value in given.items()}
+    options = merge_options(NAME, given, DEFAULTS)
+    for key in ("preserve_case", "international_tokenization", "no_smoothing"):
+        require_bool(NAME, key, options[key])
+    require_choice(NAME, "brevity_penalty", options["brevity_penalty"], tuple(REF_RULES))
+    return options
+
+
+def required_order(options: Mapping[str, Any]) -> int:
+    return MAX_NGRAM
+
+
+def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
+    if options["international_tokenization"]:
+        return Preprocessing("mteval-intl" if options["preserve_case"] else "mteval-intl-lc")
+    return Preprocessing("mteval-13a" if options["preserve_case"] else "mteval-13a-lc")
+
+
+
+
+def bleu_smoothed(ref_len: int, matches, totals) -> tuple[list[float], list[float], float]:
+    """``bleu_score``: (cumulative 1..9, individual 1..9, exp_len_score)."""
+    hyp_len = totals[0]
+    exp_len_score = math.exp(min(0, 1 - ref_len / hyp_len)) if hyp_len > 0 else 0.0
+    cumulative, individual = [], []
+    score = 0
+    smooth = 1
+    for j, (m, t) in enumerate(zip(matches, totals), start=1):
+        if t == 0:
+            iscore = 0
+        elif m == 0:
+            smooth *= 2
+            iscore = math.log(1 / (smooth * t))
+        else:
+            iscore = math.log(m / t)
+        individual.append(math.exp(iscore))
+        score += iscore
+        cumulative.append(math.exp(score / j) * exp_len_score)
+    return cumulative, individual, exp_len_score
+
+
+def bleu_unsmoothed(ref_len: int, matches, totals) -> tuple[list[float], list[float]]:
+    """``bleu_score_nosmoothing``: (cumulative 1..9, individual 1..9)."""
+    cumulative, individual = [], []
+    score = 0
+    for j, (m, t) in enumerate(zip(matches, totals), start=1):
+        if m == 0:
+            cumulative.append(0.0)
+            individual.append(0.0)
+            continue
+        len_score = min(0, 1 - ref_len / totals[0])
+        score += math.log(m / t)
+        cumulative.append(math.exp(score / j + len_score))
+        individual.append(math.exp(math.log(m / t)))
+    return cumulative, individual
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    if not corpus.segment_count or corpus.has_segment_without_references:
+        raise ConventionError(NAME, "every reference set must hold every segment",
+                              "FATAL ERROR (die)")
+    hyp_len = corpus.hyp_len
+    ref_len = corpus.ref_len(REF_RULES[options["brevity_penalty"]])
+    matches = corpus.matches[:MAX_NGRAM]
+    totals = corpus.totals[:MAX_NGRAM]
+    report_lines = []
+    if options["no_smoothing"]:
+        cumulative, individual = bleu_unsmoothed(ref_len, matches, totals)
+        bp = math.exp(min(0, 1 - ref_len / hyp_len)) if hyp_len else 0.0
+    elif level == "sentence":  # a segment score: no report line
+        cumulative, individual, bp = bleu_smoothed(ref_len, matches, totals)
+    else:
+        if ref_len == 0:
+            raise ConventionError(NAME, "the reference length is 0 and the report line divides "
+                                  "by it", "Illegal division by zero")
+        cumulative, individual, bp = bleu_smoothed(ref_len, matches, totals)
+        if bp == 0:
+            raise ConventionError(NAME, "the system output is empty and the report line takes "
+                                  "log(0) of the length penalty", "Can't take log of 0")
+        report_lines.append(f"length ratio: {perl_number(hyp_len / ref_len)} "
+                            f"({hyp_len}/{ref_len}), penalty (log): {perl_number(math.log(bp))}")
+    report_lines.append("BLEU score = %.4f" % cumulative[BLEU_ORDER - 1])
+    report_lines.append("Individual BLEU:" + "".join("  %2.4f " % v for v in individual))
+    report_lines.append("Cumulative BLEU:" + "".join("  %2.4f " % v for v in cumulative))
+    return Finished(
+        (cumulative[BLEU_ORDER - 1],), tuple(individual[:BLEU_ORDER]), matches[:BLEU_ORDER],
+        totals[:BLEU_ORDER], float(bp), hyp_len, ref_len,
+        details={"cumulative": tuple(cumulative), "individual": tuple(individual),
+                 "counts": matches, "totals": totals},
+        report="\n".join(report_lines))
+
+
+def perl_number(value: float) -> str:
+    """How Perl prints a number in a string: ``%.15g``."""
+    return "%.15g" % value
+
+
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"preserve_case": c, "international_tokenization": i, "brevity_penalty": b,
+                    "no_smoothing": s}
+                   for c in (False, True) for i in (False, True)
+                   for b in ("closest", "shortest") for s in (False, True))
