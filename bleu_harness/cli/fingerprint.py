@@ -25,7 +25,7 @@ EPILOG = "Example: bleu-harness fingerprint --implementation mypkg.metrics:bleu"
 
 
 def add_arguments(parser) -> None:
-    add_implementation(parser)
+    add_implementation(parser, claims=False)
     add_timeouts(parser)
     add_format(parser, "json")
 

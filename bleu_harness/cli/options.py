@@ -106,13 +106,15 @@ def add_timeouts(parser: argparse.ArgumentParser) -> None:
                         f"request, imports included (default {DEFAULT_STARTUP_TIMEOUT:g})")
 
 
-def add_implementation(group) -> None:
-    """``--implementation`` / ``--implementation-cmd``: a black-box BLEU implementation."""
+def add_implementation(group, claims: bool = True) -> None:
+    """``--implementation`` / ``--implementation-cmd``: a black-box BLEU implementation
+    (``claims``: it names the convention it follows with ``--claims``)."""
+    returns = ("what the library it claims returns (a float on its own scale, or a list of "
+               "floats for NLTK's list of weight vectors)" if claims else
+               "its BLEU score, on whatever scale it uses (fingerprint detects it)")
     group.add_argument("--implementation", metavar="MODULE:CALLABLE",
                        help="a Python callable fn(hypotheses, references, level, **options) "
-                       "returning what the library it claims returns (a float on its own "
-                       "scale, or a list of floats for NLTK's list of weight vectors); "
-                       "imported from the working directory")
+                       f"returning {returns}; imported from the working directory")
     group.add_argument("--implementation-cmd", metavar="COMMAND",
                        help="a program speaking JSON lines on stdin/stdout: "
                        '{"id", "hypotheses", "references", "level", "options"} -> '
