@@ -151,3 +151,11 @@ def test_identify_takes_a_truncated_published_score(tmp_path, capsys):
     assert main(["identify", str(data / "deen_output"), str(refs), "--score",
                  "22.5855084579"]) == 1
     assert "22.585508457350354" in capsys.readouterr().out  # the closest, every digit
+
+
+def test_why_they_disagree_speaks_each_conventions_scale(capsys):
+    """explain's table showed SacreBLEU's 77.88007830714052 and its reasons 'sacrebleu gives
+    0.778801' (the knob model's 0-1 scale)."""
+    assert main(["explain", "b07-tf-nmt-issue-450", "-c", "sacrebleu", "-c", "tf-nmt"]) == 0
+    out = capsys.readouterr().out
+    assert "sacrebleu gives 77.8801 and tf-nmt gives 1." in out

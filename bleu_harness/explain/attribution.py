@@ -66,7 +66,8 @@ class Attribution:
 
     def sentence(self) -> str:
         """The attribution in words."""
-        head = f"{self.a} {_said(self.score_a)} and {self.b} {_said(self.score_b)}"
+        head = (f"{self.a} {_said(self.score_a, self.a)} and "
+                f"{self.b} {_said(self.score_b, self.b)}")
         if not self.explained:
             return f"{head}; {self.note or 'no combination of knobs explains it'}."
         if not self.steps:
@@ -104,8 +105,13 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _said(outcome: Outcome) -> str:
-    return outcome if isinstance(outcome, str) else f"gives {outcome:.6g}"
+def _said(outcome: Outcome, convention: str) -> str:
+    """What a convention answers, on its own scale (a 0-1 score of SacreBLEU reads 0-100, as
+    its table beside it shows)."""
+    if isinstance(outcome, str):
+        return outcome
+    spec = CONVENTIONS.get(convention)
+    return f"gives {outcome * (spec.scale if spec else 1):.6g}"
 
 
 class Scorer:
