@@ -159,3 +159,12 @@ def test_why_they_disagree_speaks_each_conventions_scale(capsys):
     assert main(["explain", "b07-tf-nmt-issue-450", "-c", "sacrebleu", "-c", "tf-nmt"]) == 0
     out = capsys.readouterr().out
     assert "sacrebleu gives 77.8801 and tf-nmt gives 1." in out
+
+
+def test_identify_removes_bpe_joiners_as_score_does(capsys):
+    """identify had no --remove-from-references, so on the bundled BPE references it could
+    only answer 'Nothing produces' (score has the option)."""
+    data = Path(__file__).parents[1] / "cases" / "data" / "nmt-deen-3000"
+    assert main(["identify", str(data / "deen_output"), str(data / "deen_ref_bpe"),
+                 "--remove-from-references", "@@ ", "--score", "22.5855084573"]) == 0
+    assert "tf-nmt" in capsys.readouterr().out

@@ -235,6 +235,9 @@ def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
                             help="hypotheses, one per line (or an mteval .sgm file)")
         parser.add_argument("ref_files", metavar="REF_FILE", nargs="*",
                             help="references, one per line, aligned with HYP_FILE")
+        parser.add_argument("--remove-from-references", default="", metavar="TEXT",
+                            help="remove TEXT from every reference line first, e.g. '@@ ' "
+                            "(BPE joiners), as score does")
     parser.add_argument("--hyp", action="append", default=[], metavar="TEXT",
                         help="a hypothesis typed inline (sentence level)")
     parser.add_argument("--ref", action="append", default=[], metavar="TEXT",
@@ -260,7 +263,8 @@ def input_of(args, case_id: str | None = None):
     if hyp_file:
         if not args.ref_files:
             raise UsageError("give at least one REF_FILE after HYP_FILE")
-        return from_files(hyp_file, args.ref_files, args.tokenizer)
+        return from_files(hyp_file, args.ref_files, args.tokenizer,
+                          args.remove_from_references)
     forms = [form for form, taken in (("a CASE_ID", hasattr(args, "case_id")),
                                        ("HYP_FILE REF_FILE...", hasattr(args, "hyp_file")))
              if taken]

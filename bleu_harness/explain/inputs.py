@@ -65,6 +65,11 @@ def from_text(hypotheses: Sequence[str], references: Sequence[str],
     return Input((hypotheses[0],), (tuple(references),), "sentence", tokenizer)
 
 
-def from_files(hyp_file: str, ref_files: Sequence[str], tokenizer: str | None) -> Input:
+def from_files(hyp_file: str, ref_files: Sequence[str], tokenizer: str | None,
+               remove_from_references: str = "") -> Input:
+    """A corpus read from files; ``remove_from_references`` (e.g. BPE's ``"@@ "``) taken out of
+    every reference first, as ``score`` and case files do."""
     hyps, refs = read_parallel(hyp_file, list(ref_files))
+    if remove_from_references:
+        refs = [[r.replace(remove_from_references, "") for r in rs] for rs in refs]
     return Input(tuple(hyps), tuple(tuple(r) for r in refs), "corpus", tokenizer)
