@@ -18,6 +18,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from runs import alive
 
 from bleu_harness.report.stream import read_run
 
@@ -27,20 +28,16 @@ TESTS = Path(__file__).parent
 
 def marked_processes(marker: str) -> set[int]:
     """The live processes whose environment holds ``marker`` (a run's workers inherit it)."""
-    found = set()
     needle = f"BLEU_HARNESS_TEST_MARK={marker}".encode()
+    found = set()
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if needle not in (entry / "environ").read_bytes():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if needle in (entry / "environ").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
                 continue
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state != "Z":
-            found.add(int(entry.name))
-    return found
+    return alive(found)
 
 
 def start(tmp_path: Path, name: str, *arguments: str) -> tuple[subprocess.Popen, str, Path]:
@@ -90,7 +87,7 @@ SCHEDULE = [  # (delay before the first signal, the signals, the second one's de
 
 def _signal_all(runs, schedule) -> None:
     started = time.monotonic()
-    events = sorted((delay + i * 0.0, i, 0) for i, (delay, _, _) in enumerate(schedule))
+    events = [(delay, i, 0) for i, (delay, _, _) in enumerate(schedule)]
     events += [(delay + second, i, 1) for i, (delay, signums, second) in enumerate(schedule)
                if len(signums) > 1]
     for at, index, which in sorted(events):
