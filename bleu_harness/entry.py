@@ -20,8 +20,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt as stop:
             signals.hold()
             print("bleu-harness: interrupted", file=sys.stderr)
-            return (signals.TERMINATED if isinstance(stop, signals.Terminated)
-                    else signals.INTERRUPTED)
+            return signals.exit_code_of(stop)
         return command_line(argv)
     finally:
         # The process ends with the code the command chose: a signal from now on stays

@@ -42,9 +42,7 @@ from bleu_harness.cases.retokenize import retokenize
 from bleu_harness.errors import StartupError, UsageError
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, Executor
 from bleu_harness.gate import (
-    INTERRUPTED,
     NOTHING_KNOWN,
-    TERMINATED,
     Known,
     Tally,
     exit_code,
@@ -64,7 +62,7 @@ from bleu_harness.records import (
 )
 from bleu_harness.report import stream
 from bleu_harness.report.causes import reconciled
-from bleu_harness.signals import Terminated, critical, hold
+from bleu_harness.signals import critical, exit_code_of, hold
 
 Sink = Callable[[Mapping[str, Any]], None]
 Progress = Callable[[int, int, int, int], None]  # requests done/total, cases judged/total
@@ -255,7 +253,7 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
     if complete:
         code = exit_code(tally, len(problems), options.strict_references, stale)
     else:
-        code = TERMINATED if isinstance(status, Terminated) else INTERRUPTED
+        code = exit_code_of(status)
     footer = stream.footer_line(summary_counts(records), len(records), len(problems), code,
                                 stream.COMPLETE if complete else stream.INTERRUPTED, stale)
     sink(footer)

@@ -196,5 +196,6 @@ class time_limit:  # noqa: N801 -- used as a function: ``with time_limit(10):``
             signal.signal(signal.SIGALRM, self.previous)  # type: ignore[arg-type]
 
 
-def exit_code_of(signum: int) -> int:
-    return TERMINATED if signum == signal.SIGTERM else INTERRUPTED
+def exit_code_of(stop: KeyboardInterrupt) -> int:
+    """130 for an interruption by SIGINT, 143 for :class:`Terminated` (SIGTERM)."""
+    return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED

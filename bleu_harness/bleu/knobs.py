@@ -231,11 +231,6 @@ def all_vectors(weights: tuple) -> tuple[tuple[float, ...], ...]:
     return weights if weights and isinstance(weights[0], tuple) else (weights,)
 
 
-def first_vector(weights: tuple) -> tuple[float, ...]:
-    """The weight vector the score is for (with a list of vectors, NLTK's first score)."""
-    return all_vectors(weights)[0]
-
-
 def signature_value(knob: str, value: Any) -> str:
     if knob == "weights":
         vectors = all_vectors(value)

@@ -146,10 +146,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return USAGE_EXIT_CODE
     except KeyboardInterrupt as stop:  # SIGINT; SIGTERM raises Terminated (bleu_harness.signals)
         signals.hold()
-        terminated = isinstance(stop, signals.Terminated)
-        print(f"bleu-harness {command}: {'terminated' if terminated else 'interrupted'}",
-              file=sys.stderr)
-        return signals.TERMINATED if terminated else signals.INTERRUPTED
+        code = signals.exit_code_of(stop)
+        print(f"bleu-harness {command}: "
+              f"{'terminated' if code == signals.TERMINATED else 'interrupted'}", file=sys.stderr)
+        return code
     held = signals.held_signal()
     if held is not None:
         print(f"bleu-harness {command}: a signal ({signal.Signals(held).name}) arrived "

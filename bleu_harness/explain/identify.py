@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from decimal import ROUND_DOWN, Decimal
 from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, Request

@@ -24,7 +24,6 @@ from bleu_harness import __version__
 from bleu_harness.backends.base import BackendInfo
 from bleu_harness.cases.model import Problem
 from bleu_harness.errors import StreamError
-from bleu_harness.report.causes import reconciled
 from bleu_harness.records import (
     CheckRecord,
     clean_text,
@@ -32,6 +31,7 @@ from bleu_harness.records import (
     outcome_to_dict,
     plain,
 )
+from bleu_harness.report.causes import reconciled
 
 STREAM_FORMAT = 2
 COMPLETE, INTERRUPTED, TRUNCATED = "complete", "interrupted", "truncated"
