@@ -30,6 +30,7 @@ from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
 from bleu_harness.backends.optional import (
     bleuscore_backend,
     fast_bleu_backend,
+    pycocoevalcap_backend,
     torchmetrics_backend,
 )
 from bleu_harness.backends.own import EMULATED_VERSIONS, engine_backend
@@ -72,7 +73,7 @@ REFERENCE_BACKENDS: dict[str, Callable[..., Backend]] = {
     "own": lambda python=None: engine_backend(),
     "nltk": nltk_backend, "sacrebleu": sacrebleu_backend,
     "torchmetrics": torchmetrics_backend, "fast-bleu": fast_bleu_backend,
-    "bleuscore": bleuscore_backend,
+    "bleuscore": bleuscore_backend, "pycocoevalcap": pycocoevalcap_backend,
 }
 #: Libraries checked differentially only, beside a convention's primary library.
 EXTRA_LIBRARIES = ("fast-bleu", "bleuscore")

@@ -3,7 +3,8 @@ and the library itself, nothing else -- so that any interpreter with just that l
 installed can be the worker (``--library-python nltk=/path/to/python``), Python 3.6 included.
 Keep it that way: no imports from ``harness``, no syntax newer than Python 3.6.
 
-    python library_worker.py LIBRARY        # nltk, sacrebleu, torchmetrics, fast-bleu, bleuscore
+    python library_worker.py LIBRARY        # nltk, sacrebleu, torchmetrics, fast-bleu, bleuscore,
+                                            # pycocoevalcap
 
 The protocol is JSON Lines on stdin/stdout, one request and one answer a line, each answer
 carrying its request's ``id``:
@@ -233,13 +234,75 @@ def bleuscore_score(request):
     return result["bleu"]
 
 
+def pycocoevalcap_info():
+    import pycocoevalcap.bleu.bleu as module
+    return _version("pycocoevalcap", module)
+
+
+def pycocoevalcap_score(request):
+    """pycocoevalcap's BLEU-1..n list, as its users call it: ``Bleu(n).compute_score(gts,
+    res)`` with ``{id: [captions]}`` dicts (it scores with ``option='closest'``);
+    ``option`` 'shortest' or 'average' through ``BleuScorer(n=n)``, a segment added at a
+    time, and ``compute_score(option=...)``. ``tokenize='ptb'`` first runs the captions
+    through ``PTBTokenizer().tokenize``, the references in one batch and the hypotheses in
+    another, as ``COCOEvalCap.evaluate`` does (``eval.py``). What ``compute_score`` prints
+    (its ``verbose=1`` default) goes to stderr with the rest of the worker's stdout."""
+    from pycocoevalcap.bleu.bleu import Bleu
+    from pycocoevalcap.bleu.bleu_scorer import BleuScorer
+
+    options = request["options"]
+    n, option = options.get("n", 4), options.get("option", "closest")
+    tokenize = options.get("tokenize", "none")
+    gts = dict((i, list(refs)) for i, refs in enumerate(request["references"]))
+    res = dict((i, [hyp]) for i, hyp in enumerate(request["hypotheses"]))
+    if tokenize == "ptb":
+        from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
+
+        tokenizer = PTBTokenizer()
+        gts = tokenizer.tokenize(dict((i, [{"caption": c} for c in captions])
+                                      for i, captions in gts.items()))
+        res = tokenizer.tokenize(dict((i, [{"caption": c} for c in captions])
+                                      for i, captions in res.items()))
+    elif tokenize != "none":
+        raise Unsupported("pycocoevalcap tokenizes with str.split() or its PTBTokenizer "
+                          "('none' or 'ptb'), not %r" % (tokenize,))
+    if option == "closest":
+        return Bleu(n).compute_score(gts, res)[0]
+    scorer = BleuScorer(n=n)
+    for i, hyps in res.items():
+        scorer += (hyps[0], gts.get(i, []))
+    return scorer.compute_score(option=option)[0]
+
+
+def cumulative_answer(score):
+    """A handler for a library that returns the cumulative BLEU-1..n list (pycocoevalcap):
+    the score is the last (BLEU-n), the list the figures ``cumulative.1`` ... ``cumulative.n``."""
+    def answer(request):
+        result = score(request)
+        try:
+            values = jsonable(list(result))
+            if not values:
+                raise NotAScore("an empty list")
+        except NotAScore as garbage:
+            return {"garbage": str(garbage)}
+        except Exception as error:
+            return {"garbage": "not a list of numbers (%s): %s" % (type(error).__name__,
+                                                                   described(result))}
+        return {"score": values[-1],
+                "figures": dict(("cumulative.%d" % k, v) for k, v in enumerate(values, 1))}
+    return answer
+
+
 LIBRARIES = {
     "nltk": (nltk_info, nltk_score),
     "sacrebleu": (sacrebleu_info, sacrebleu_score),
     "torchmetrics": (torchmetrics_info, torchmetrics_score),
     "fast-bleu": (fast_bleu_info, fast_bleu_score),
     "bleuscore": (bleuscore_info, bleuscore_score),
+    "pycocoevalcap": (pycocoevalcap_info, pycocoevalcap_score),
 }
+#: How a library's result becomes an answer, where it is not one number (or NLTK's list).
+ANSWERS = {"pycocoevalcap": cumulative_answer}
 
 
 # --- the protocol ---------------------------------------------------------------------------
@@ -374,7 +437,8 @@ def main(argv):
         sys.stderr.write("usage: library_worker.py {%s}\n" % ",".join(sorted(LIBRARIES)))
         return 2
     version_of, score = LIBRARIES[argv[0]]
-    return serve(lambda: library_info(argv[0], version_of), score_answer(score))
+    handler = ANSWERS.get(argv[0], score_answer)(score)
+    return serve(lambda: library_info(argv[0], version_of), handler)
 
 
 if __name__ == "__main__":

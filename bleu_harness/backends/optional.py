@@ -1,4 +1,5 @@
-"""Libraries the harness uses when they are installed: torchmetrics, fast-bleu, bleuscore.
+"""Libraries the harness uses when they are installed: torchmetrics, fast-bleu, bleuscore,
+pycocoevalcap.
 
 Each is optional: when its package is missing the run header says "not installed" and its
 checks are left out. Each answers only for the convention it implements and only where it
@@ -9,6 +10,7 @@ failure of the engine.
 
 from __future__ import annotations
 
+import shutil
 import sys
 
 from bleu_harness.backends.base import LIBRARY, Backend, library_worker_command
@@ -106,3 +108,28 @@ def bleuscore_backend(python: str = sys.executable) -> Backend:
     return Backend(name="bleuscore", role=LIBRARY, conventions=("tf-nmt",),
                    command=library_worker_command("bleuscore", python), tolerance=1e-12,
                    decline=bleuscore_decline, module="bleuscore", python=python)
+
+
+def pycocoevalcap_decline(request: Request) -> str:
+    """pycocoevalcap tokenizes with ``str.split()`` or, in its pipeline, with the Stanford
+    PTBTokenizer, which needs Java; ``Bleu(0)`` returns no score (an empty list)."""
+    if request.convention != "pycocoevalcap":
+        return only("pycocoevalcap", "pycocoevalcap", request)
+    tokenize = request.options.get("tokenize", "none")
+    if tokenize not in ("none", "ptb"):
+        return "pycocoevalcap tokenizes with str.split() or its PTBTokenizer ('none', 'ptb')"
+    if tokenize == "ptb" and shutil.which("java") is None:
+        return "pycocoevalcap's PTBTokenizer runs Java: no java on the PATH"
+    n = request.options.get("n", 4)
+    if isinstance(n, int) and not isinstance(n, bool) and n < 1:
+        return f"Bleu(n={n}) returns an empty list, no score"
+    return ""
+
+
+def pycocoevalcap_backend(python: str = sys.executable) -> Backend:
+    """``pycocoevalcap.bleu.bleu.Bleu`` (the MS-COCO caption evaluation): it answers BLEU-n
+    and the whole BLEU-1..n list as the figures ``cumulative.k``."""
+    return Backend(name="pycocoevalcap", role=LIBRARY, conventions=("pycocoevalcap",),
+                   command=library_worker_command("pycocoevalcap", python),
+                   decline=pycocoevalcap_decline, reports_figures=True,
+                   module="pycocoevalcap", python=python)

@@ -35,7 +35,9 @@ class Arithmetic:
     unit: str = "ratio"
     #: "fsum": ``exp(math.fsum(w * log p))`` (NLTK); "sum": ``exp(sum(w * log p))`` (MATLAB,
     #: TF-NMT); "mean": ``exp(sum(log p) / N)`` (SacreBLEU, multi-bleu, mteval, T2T);
-    #: "steps": float32 after every operation, the total from 0.0 (torchmetrics tensors).
+    #: "steps": float32 after every operation, the total from 0.0 (torchmetrics tensors);
+    #: "product": ``bleu = 1.; bleu *= p_n`` in order, then ``bleu ** (1./N)`` (pycocoevalcap,
+    #: uniform weights: :data:`PRODUCT_FORM`).
     log_sum: str = "fsum"
     #: "r/c": ``exp(1 - r/c)``; "1/ratio": ``exp(1 - 1/(c/r))`` (TF-NMT, T2T);
     #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``).
@@ -50,6 +52,8 @@ class Arithmetic:
     def fits(self, k: KnobSettings) -> bool:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
         need uniform, unnormalised weights and a smoothing that is not NLTK's."""
+        if self.log_sum == "product":
+            return _product_fits(k)
         if self.log_sum != "mean" and self.unit != "percent" and self.bp != "exponent":
             return True
         weights = _first_vector(k.weights)
@@ -59,6 +63,43 @@ class Arithmetic:
 
 #: The reference form (``math.fsum`` over ratio precisions), for mixtures no tool writes.
 REFERENCE = Arithmetic()
+
+# --- pycocoevalcap (salaniz/pycocoevalcap@ad63453cfab57a81a02b2949b17a91fab1c3df77) --------
+#: ``BleuScorer.compute_score``'s ``tiny`` and ``small`` (``bleu/bleu_scorer.py:201-202``): every
+#: precision is ``(m + tiny) / (n + small)`` (lines 251-252) and the length ratio
+#: ``(c + tiny) / (r + small)`` (line 254), "so that if guess is 0 still return 0".
+COCO_TINY, COCO_SMALL = 1e-15, 1e-9
+#: The product form: pycocoevalcap's cumulative BLEU-k (lines 249-253).
+PRODUCT_FORM = Arithmetic(log_sum="product")
+
+
+def _product_fits(k: KnobSettings) -> bool:
+    """The product form is a geometric mean of uniform weights, with no order left out."""
+    return (all(len(set(v)) <= 1 for v in _all_vectors(k.weights)) and not k.normalise
+            and k.empty_order == "zero" and k.zero == "zero"
+            and not k.smoothing.startswith("nltk-"))
+
+
+def reference_length(corpus: CorpusStats, k: KnobSettings) -> int | float:
+    """The summed reference length under ``k.ref``; ``average`` is pycocoevalcap's
+    (``_single_reflen``, ``bleu/bleu_scorer.py:186-187``): each segment's
+    ``float(sum(lengths)) / len(lengths)``, added up in float in segment order (line 225).
+    The statistics hold that sum where the order cannot change it: one segment (its lengths
+    are ``corpus.last``), or one reference per segment (integer sums); elsewhere it is a
+    ``ValueError``."""
+    if k.ref != "average":
+        return corpus.ref_len(k.ref, k.unreferenced_length)
+    if corpus.without_references:
+        raise ValueError("a segment without references has no average reference length")
+    if not corpus.segment_count:
+        return 0
+    if corpus.segment_count == 1 and corpus.last is not None:
+        lengths = corpus.last.ref_lens
+        return float(sum(lengths)) / len(lengths)
+    if corpus.most_references == 1:
+        return float(corpus.ref_len("first"))
+    raise ValueError("the float sum of per-segment average reference lengths depends on the "
+                     "segments' order, which corpus statistics do not keep")
 
 
 @dataclass(frozen=True)
@@ -93,6 +134,9 @@ def _same(value: Any) -> Any:
 
 def brevity_penalty(hyp_len: int, ref_len: int, k: KnobSettings, a: Arithmetic,
                     r32: Callable[[float], float] = _same) -> float:
+    if k.bp == "epsilon":  # pycocoevalcap, bleu/bleu_scorer.py:254-257
+        ratio = (hyp_len + COCO_TINY) / (ref_len + COCO_SMALL)
+        return math.exp(1 - 1 / ratio) if ratio < 1 else 1.0
     if k.bp == "off" or hyp_len > ref_len or (hyp_len == ref_len and not a.strict_bp):
         return 1.0
     if hyp_len == 0:
@@ -131,7 +175,9 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
             out.append((0.0, False))
             continue
         m, t, r = matches[n - 1], totals[n - 1], raw[n - 1]
-        if k.smoothing == "add-k" or (k.smoothing == "add-k-from-bigram" and n > 1):
+        if k.smoothing == "coco-epsilon":  # pycocoevalcap, bleu/bleu_scorer.py:251-252
+            out.append((r32((m + COCO_TINY) / (t + COCO_SMALL)), r > 0))
+        elif k.smoothing == "add-k" or (k.smoothing == "add-k-from-bigram" and n > 1):
             mm, tt = m + value, t + value
             p = ((100.0 * mm / tt) if percent else mm / tt) if tt else 0.0
             out.append((r32(p), r + value != 0))
@@ -152,6 +198,11 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
 def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: int,
              ref_len: int) -> tuple[float, bool]:
     """exp of the weighted log sum, and whether the BP is already folded into it."""
+    if a.log_sum == "product":  # pycocoevalcap: bleu *= p in order; bleu ** (1./N)
+        product = 1.0
+        for p, _ in precisions[:len(weights)]:
+            product *= p
+        return product ** (1.0 / len(weights)), False
     terms: list[tuple[float, float]] = []
     for w, (p, present) in zip(weights, precisions):
         if not present and k.empty_order == "effective":
@@ -203,7 +254,7 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
     matches, raw = corpus.matches[:counted], corpus.totals[:counted]
     totals = corpus.floored_totals[:counted] if k.denominator == "floor1" else raw
     hyp_len = corpus.hyp_len
-    ref_len = corpus.ref_len(k.ref, k.unreferenced_length)
+    ref_len = reference_length(corpus, k)
     bp = brevity_penalty(hyp_len, ref_len, k, a, r32)
 
     def done(gate: str | None, scores, precisions=()) -> Computation:

@@ -45,6 +45,7 @@ FOLDING_TOKENIZERS: dict[str, tuple[str, str]] = {
     "multibleu-lc": ("multibleu", "ascii-lower"),
     "mteval-13a-lc": ("mteval-13a", "ascii-lower"),
     "mteval-intl-lc": ("mteval-intl", "perl-lc"),
+    "ptb": ("ptb-cased", "lower"),  # PTBTokenizer -lowerCase (Java's toLowerCase per token)
 }
 
 #: Knob -> (value -> the words a researcher can paste into a paper).
@@ -52,7 +53,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
     "ref": {"closest_shorter": "the closest reference length, the shorter on a tie",
             "closest_first": "the closest reference length, the first-listed on a tie",
             "shortest": "the shortest reference length",
-            "first": "the first reference's length"},
+            "first": "the first reference's length",
+            "average": "the mean reference length of each segment (pycocoevalcap 'average')"},
     "no_match_zero": {True: "score 0 when no unigram matches",
                       False: "no early 0 when nothing matches"},
     "zero": {"zero": "an order without a match makes the score 0",
@@ -66,6 +68,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
                            "floor)",
                   "add-k": "add k to matches and n-grams of every order",
                   "add-k-from-bigram": "add k to matches and n-grams from bigrams on",
+                  "coco-epsilon": "(m + 1e-15) / (n + 1e-9) for every order, so no precision "
+                                  "is 0 (pycocoevalcap)",
                   "nist-geometric": "NIST geometric smoothing (1/2^k of the n-gram count)",
                   "nltk-method4": "NLTK method4 (shorter hypotheses get smaller smoothed "
                                   "precisions)",
@@ -83,7 +87,9 @@ MEANINGS: dict[str, dict[Any, str]] = {
                     "score": "fewer words than N is scored like any input"},
     "all_empty": {"nan": "an empty candidate with empty references is NaN (MATLAB)",
                   "score": "empty candidate and references are scored like any input"},
-    "bp": {"standard": "brevity penalty exp(1 - r/c) when c < r", "off": "no brevity penalty"},
+    "bp": {"standard": "brevity penalty exp(1 - r/c) when c < r", "off": "no brevity penalty",
+           "epsilon": "brevity penalty exp(1 - 1/ratio) when ratio = (c + 1e-15) / (r + 1e-9) "
+                      "< 1: just under 1 when c == r (pycocoevalcap)"},
     "unreferenced_length": {None: "a segment without references has no reference length",
                             9999: "a segment without references counts 9999 (multi-bleu's "
                                   "initial closest length)",

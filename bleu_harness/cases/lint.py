@@ -138,7 +138,7 @@ def tolerances_finite(cases: Sequence[Case]) -> Iterator[Problem]:
 
 _ORDERED_FIGURE = re.compile(r"^(precision|scores|cumulative|individual)\.(\d+)$")
 #: Which figures each convention reports beside the score (``bleu_harness/worker.py`` figures).
-FIGURES_OF = {"scores": ("nltk",), "cumulative": ("mteval-v13a",),
+FIGURES_OF = {"scores": ("nltk",), "cumulative": ("mteval-v13a", "pycocoevalcap"),
               "individual": ("mteval-v13a",)}
 
 

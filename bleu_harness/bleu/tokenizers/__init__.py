@@ -8,7 +8,9 @@ statistics are those of the library it follows.
   ``flores101``, ``flores200`` (optional packages);
 * :mod:`~bleu_harness.bleu.tokenizers.perl` -- multi-bleu.perl's and mteval-v13a.pl's;
 * :mod:`~bleu_harness.bleu.tokenizers.t2t` -- Tensor2Tensor's ``bleu_tokenize``;
-* :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip.
+* :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip;
+* :mod:`~bleu_harness.bleu.tokenizers.ptb` -- pycocoevalcap's Stanford PTBTokenizer pipeline,
+  ``ptb`` and ``ptb-cased`` (Java and pycocoevalcap's jar; unavailable without them).
 
 A tokenizer is named by a string here, or is any callable ``str -> list[str]`` (a user's own
 tokenizer, or an optional one bound to its model): :func:`get_tokenizer` accepts both.
@@ -35,6 +37,8 @@ from bleu_harness.bleu.tokenizers.sacrebleu import (
     tokenize_intl,
     tokenize_none,
 )
+from bleu_harness.bleu.tokenizers import ptb
+from bleu_harness.bleu.tokenizers.ptb import tokenize_ptb, tokenize_ptb_cased
 from bleu_harness.bleu.tokenizers.t2t import tokenize_t2t
 from bleu_harness.bleu.tokenizers.tfnmt import (
     tokenize_split_space,
@@ -62,7 +66,12 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "mteval-intl": tokenize_mteval_intl,
     "mteval-intl-lc": tokenize_mteval_intl_lc,
     "t2t": tokenize_t2t,
+    "ptb": tokenize_ptb,
+    "ptb-cased": tokenize_ptb_cased,
 }
+
+#: Named tokenizers that need something outside Python: name -> why it cannot run (or None).
+UNAVAILABLE_WITHOUT = {"ptb": ptb.why_unavailable, "ptb-cased": ptb.why_unavailable}
 
 
 def tokenizer_name(tokenizer: str | Tokenizer) -> str:
@@ -81,7 +90,10 @@ def tokenizer_name(tokenizer: str | Tokenizer) -> str:
 def why_unavailable(tokenizer: str | Tokenizer) -> str | None:
     """None when ``tokenizer`` can run here; otherwise what is missing (an optional
     tokenizer's package or model)."""
-    check = getattr(tokenizer, "why_unavailable", None)
+    if isinstance(tokenizer, str):
+        check = UNAVAILABLE_WITHOUT.get(tokenizer)
+    else:
+        check = getattr(tokenizer, "why_unavailable", None)
     return check() if check is not None else None
 
 
