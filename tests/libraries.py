@@ -55,3 +55,41 @@ def sacrebleu_bleu(hyps: list[str], refs: list[list[str]], level: str,
     if level == "sentence":
         return metric.sentence_score(hyps[0], refs[0])
     return metric.corpus_score(hyps, reference_streams(refs))
+
+
+def coco_bleu(hyps: list[str], refs: list[list[str]], level: str, options: dict[str, Any]):
+    """pycocoevalcap's BLEU-1..n list (and per-segment lists) as its users get it:
+    ``Bleu(n).compute_score`` (``option`` 'closest', what it always uses), or ``BleuScorer``
+    with ``compute_score(option=...)``; ``tokenize='ptb'``: ``PTBTokenizer().tokenize`` on the
+    references and on the hypotheses first (``COCOEvalCap.evaluate``). Its prints are
+    swallowed. At sentence level, the list of the one segment from the per-segment lists."""
+    import contextlib
+    import io
+
+    from pycocoevalcap.bleu.bleu import Bleu
+    from pycocoevalcap.bleu.bleu_scorer import BleuScorer
+
+    n, option = options.get("n", 4), options.get("option", "closest")
+    gts = {i: list(r) for i, r in enumerate(refs)}
+    res = {i: [h] for i, h in enumerate(hyps)}
+    if options.get("tokenize", "none") == "ptb":
+        gts, res = ptb_pipeline(gts), ptb_pipeline(res)
+    with contextlib.redirect_stdout(io.StringIO()):
+        if option == "closest":
+            corpus, segments = Bleu(n).compute_score(gts, res)
+        else:
+            scorer = BleuScorer(n=n)
+            for i, hyp in res.items():
+                scorer += (hyp[0], gts.get(i, []))
+            corpus, segments = scorer.compute_score(option=option)
+    if level == "sentence":
+        return [order[0] for order in segments]
+    return corpus, segments
+
+
+def ptb_pipeline(captions: dict[int, list[str]]) -> dict[int, list[str]]:
+    """``PTBTokenizer().tokenize`` on ``{id: [caption, ...]}`` (one JVM for them all)."""
+    from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
+
+    return PTBTokenizer().tokenize({i: [{"caption": c} for c in cs]
+                                    for i, cs in captions.items()})

@@ -59,3 +59,41 @@ SACREBLEU_OPTIONS = st.fixed_dictionaries({}, optional={
     "lowercase": st.booleans(),
     "max_ngram_order": st.sampled_from([1, 2, 3, 4, 5, 6]),
 })
+
+
+# Captions for pycocoevalcap's PTB pipeline: what the Stanford PTBTokenizer splits, escapes
+# (brackets, quotes, U+0085 as "..."), joins with U+00A0 ("3 1/2") or drops as punctuation,
+# and case it folds with Java's toLowerCase (final sigma, dotted capital I). No character at
+# which Java ends a line (U+000D, U+000B, U+000C, U+2028, U+2029): pycocoevalcap then pairs
+# captions with the wrong images, which the engine refuses (tests/test_pycocoevalcap.py).
+CAPTION_WORDS = WORDS + [
+    "A", "Man", "(", ")", "[x]", "{y}", '"', "'", "`", "``", "''", "“quoted”", "‘x’", "--", "—",
+    "–", "...", "…", "U.S.", "Mr.", "e.g.", "A.", "can't", "'tis", "gonna", "cannot", "3 1/2",
+    "5,000", "1/2", "&", "@home", "#tag", "a@b.com", "http://x.org/a?b=1", ":-)", "!", "?!",
+    ";", ":", "-LRB-", "ΣΑΣ", "İstanbul", "ﬁne", "naïve", "\u00a0", "\u0085", "\u00ad", "😀",
+    "x\ny", "\x00", "\u200b",
+]
+
+
+@st.composite
+def caption_text(draw, max_words: int = 8) -> str:
+    words = draw(st.lists(st.sampled_from(CAPTION_WORDS), max_size=max_words))
+    if not words:
+        return draw(st.sampled_from(["", " ", "\t"]))
+    text = words[0]
+    for word in words[1:]:
+        text += draw(st.sampled_from(SEPARATORS)) + word
+    return text
+
+
+@st.composite
+def caption_corpus(draw, max_segments: int = 6) -> tuple[list[str], list[list[str]]]:
+    """Captions with 1-5 references each (COCO has 5), sometimes one equal to the candidate
+    or to it in another case."""
+    n = draw(st.integers(1, max_segments))
+    hyps = [draw(caption_text()) for _ in range(n)]
+    refs = [[draw(caption_text()) for _ in range(draw(st.integers(1, 5)))] for _ in range(n)]
+    for i in range(n):
+        if draw(st.booleans()):
+            refs[i][0] = draw(st.sampled_from([hyps[i], hyps[i].upper(), hyps[i].lower()]))
+    return hyps, refs

@@ -76,17 +76,42 @@ def with_eras(convention: str, variants) -> list[dict[str, Any]]:
     return out
 
 
+def outcomes_of(data: Input, requests: list[Request]) -> tuple[list, list[str]]:
+    """Each request's outcome, scored together; where that is an input error -- a tokenizer
+    that refuses this input, as pycocoevalcap's PTB pipeline refuses a caption whose tokens
+    depend on the caption after it -- each request on its own, the ones that still fail left
+    out (``None``) with why. An error every request gives is the input's: raised."""
+    try:
+        return data.score(requests), []
+    except InputError as together:
+        outcomes: list = []
+        reasons: list[str] = []
+        for request in requests:
+            try:
+                outcomes.append(data.score([request])[0])
+            except InputError as alone:
+                outcomes.append(None)
+                reasons.append(str(alone))
+        if all(outcome is None for outcome in outcomes):
+            raise together from None
+        return outcomes, reasons
+
+
 def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
     value = parse_value(value_text)
     candidates: list[Candidate] = []
+    not_searched: list[dict[str, Any]] = []
     for name, convention in CONVENTIONS.items():
         if callable(data.tokenizer) and not convention.takes_tokenizer:
             continue  # a convention that takes no tokenizer cannot use the user's
         options = [data.options_for(name, v) for v in with_eras(name, convention.variants)]
         unique = list({repr(sorted(o.items())): o for o in options}.values())
-        outcomes = data.score([Request(name, o) for o in unique])
+        outcomes, reasons = outcomes_of(data, [Request(name, o) for o in unique])
+        if reasons:
+            not_searched.append({"convention": name, "settings": len(reasons),
+                                 "reason": reasons[0]})
         for o, outcome in zip(unique, outcomes):
-            if isinstance(outcome, ConventionError):
+            if outcome is None or isinstance(outcome, ConventionError):
                 continue
             unit = unit_score(name, outcome.score)
             for shown in (unit, unit * 100):
@@ -99,6 +124,7 @@ def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
         "matches": [c.to_dict() for c in found],
         "closest": [] if found else [c.to_dict() for c in _distinct(near)[:closest * 3]],
         "searched": len({(c.convention, repr(c.options)) for c in candidates}),
+        **({"not_searched": not_searched} if not_searched else {}),
     }
 
 
@@ -181,6 +207,9 @@ def json_text(value: Any) -> str:
 
 def render(document: dict[str, Any]) -> str:
     lines = [f"{document['searched']} convention settings searched for {document['value']}."]
+    for skipped in document.get("not_searched", ()):
+        lines.append(f"  not searched: {skipped['settings']} {skipped['convention']} settings "
+                     f"({skipped['reason']})")
     if document["matches"]:
         merged = groups(document["matches"], document["level"])
         lines.append(f"{len(document['matches'])} settings produce it, in {len(merged)} "

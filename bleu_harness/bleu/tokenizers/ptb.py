@@ -16,11 +16,19 @@ Read from ``salaniz/pycocoevalcap@ad63453cfab57a81a02b2949b17a91fab1c3df77``
   (lines 65-66; the list at lines 21-22), and ``Bleu`` splits that with ``str.split()``
   (``bleu/bleu_scorer.py:27``), so a token PTB joined with U+00A0 (``3 1/2``) is two words.
 
-The engine tokenizes each text on its own, which is what the pipeline gives wherever no
-caption spans several output lines. Java ends a line at U+000D, U+000B, U+000C, U+2028 and
-U+2029 too (measured), so such a caption makes the pipeline pair every later caption with
-the wrong image (``zip`` at line 62); the engine refuses that input with a ``ValueError``,
-as it does a text that is not UTF-8-encodable (where ``sentences.encode()`` raises).
+The engine tokenizes each text on its own, and the pipeline tokenizes the captions of a
+batch as one file, so a caption's tokens are the pipeline's only where they do not depend on
+what follows the caption in that file. The lexer's trailing contexts reach past a caption's
+line end (``stanfordnlp/CoreNLP@bdb70c39645306e48aa295ae7b4734c4b8fd2f39``, tag v3.4.1,
+``src/edu/stanford/nlp/process/PTBLexer.flex:549-554, 860-924``: ``A.`` before a capital is
+``A`` and ``.``, before a small letter ``A.``; ``:-)``
+at the end of the file is ``:``, ``-``, ``)``), so the engine tokenizes each caption after
+every kind of follower those contexts tell apart (:data:`FOLLOWERS`, and the end of the
+file), in one request, and refuses the text with a ``ValueError`` where the words differ.
+Java also ends a line at U+000D, U+000B, U+000C, U+2028 and U+2029 (``NEWLINE``,
+``PTBLexer.flex:551``; U+0085 too, but an earlier rule makes it ``...``; measured), so such a
+caption makes the pipeline pair every later caption with the wrong image (``zip`` at line
+62): refused too, as is a text that is not UTF-8-encodable (``sentences.encode()`` raises).
 
 The jar is the one pycocoevalcap's wheel installs (``pip install pycocoevalcap``;
 ``BLEU_HARNESS_PTB_JAR`` names another copy) and Java 11 or later must be on the ``PATH``.
@@ -52,6 +60,13 @@ JAR_VARIABLE = "BLEU_HARNESS_PTB_JAR"
 SERVER_SOURCE = Path(__file__).with_name("PtbServer.java")
 #: Where Java's PTBTokenizer ends a line besides ``\\n`` (which pycocoevalcap replaces).
 JAVA_LINE_ENDS = ("\r", "\x0b", "\x0c", "\u2028", "\u2029")
+#: What can follow a caption in pycocoevalcap's batch, one of each kind the lexer's trailing
+#: contexts tell apart past a caption's end (CoreNLP v3.4.1 ``PTBLexer.flex``: ``SENTEND =
+#: {SPACENL}({SPACENL}|[:uppercase:]|{SGML})``, ``{ABBREV3}/{SPACENL}?[:digit:]``,
+#: ``{ABBREV1}/[^][^]``, ``{SMILEY}/[^A-Za-z0-9]``, ``{ACRO}/{SPACENL}``, ...): a line break and
+#: then a capital, a lower-case letter, a digit, another line break, markup; and the end of
+#: the file (the batch's last caption). The caption is tokenized after each in one request.
+FOLLOWERS = ("A", "a", "1", "", "<a>")
 #: Seconds to wait for the JVM to start (it compiles the server) and for one answer.
 START_TIMEOUT, ANSWER_TIMEOUT = 120.0, 60.0
 
@@ -178,11 +193,18 @@ def _server_failure(jar: str) -> str | None:
 
 
 @lru_cache(maxsize=1 << 16)
-def ptb_line(text: str, lower: bool = True) -> str:
-    """PTBTokenizer's output line for one caption, as pycocoevalcap writes the caption."""
+def ptb_tokens(text: str, lower: bool = True) -> tuple[str, ...]:
+    """The words ``Bleu`` gets from one caption through pycocoevalcap's PTB pipeline, or a
+    ``ValueError`` where they depend on the caption's place in the pipeline's batch."""
     caption = text.replace("\n", " ")
+    breaks = sorted({f"U+{ord(c):04X}" for c in caption if c in JAVA_LINE_ENDS})
+    if breaks:
+        raise ValueError(f"PTBTokenizer ends a line inside {text!r} (at {', '.join(breaks)}): "
+                         "pycocoevalcap would pair every later caption with the wrong image, "
+                         "which the engine does not model")
     try:
-        data = caption.encode("utf-8")
+        data = ("\n".join(caption + "\n" + after for after in FOLLOWERS)
+                + "\n" + caption).encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError(f"pycocoevalcap's tokenizer cannot write {text!r} as UTF-8 "
                          "(sentences.encode() raises UnicodeEncodeError)") from None
@@ -190,13 +212,16 @@ def ptb_line(text: str, lower: bool = True) -> str:
     if jar is None:
         raise ValueError(why_unavailable())
     lines = _server(str(jar)).tokenize(data, lower).split("\n")
-    if len(lines) > 1:
-        breaks = sorted({f"U+{ord(c):04X}" for c in caption if c in JAVA_LINE_ENDS})
-        raise ValueError(f"PTBTokenizer splits {text!r} into {len(lines)} lines (at "
-                         f"{', '.join(breaks) or 'a line end'}): pycocoevalcap would pair "
-                         "every later caption with the wrong image, which the engine does "
-                         "not model")
-    return lines[0]
+    if len(lines) != 2 * len(FOLLOWERS) + 1:
+        raise TokenizerFailed(f"PTBTokenizer gave {len(lines)} lines for "
+                              f"{2 * len(FOLLOWERS) + 1} ({text!r})")
+    readings = {tuple(without_punctuation(line)) for line in lines[0::2]}
+    if len(readings) > 1:
+        raise ValueError(f"PTBTokenizer's tokens of {text!r} depend on what follows it in "
+                         "pycocoevalcap's batch (the next caption, or the end of the batch): "
+                         f"{' / '.join(' '.join(r) for r in sorted(readings))}; the engine "
+                         "tokenizes each caption on its own and does not model that")
+    return readings.pop()
 
 
 def without_punctuation(line: str) -> list[str]:
@@ -206,9 +231,9 @@ def without_punctuation(line: str) -> list[str]:
 
 def tokenize_ptb(text: str) -> list[str]:
     """The COCO caption pipeline's tokens: PTBTokenizer with ``-lowerCase``, no punctuation."""
-    return without_punctuation(ptb_line(text, True))
+    return list(ptb_tokens(text, True))
 
 
 def tokenize_ptb_cased(text: str) -> list[str]:
     """The same without ``-lowerCase`` (the knob model's case-preserving PTB tokens)."""
-    return without_punctuation(ptb_line(text, False))
+    return list(ptb_tokens(text, False))
