@@ -57,12 +57,14 @@ def sacrebleu_bleu(hyps: list[str], refs: list[list[str]], level: str,
     return metric.corpus_score(hyps, reference_streams(refs))
 
 
-def coco_bleu(hyps: list[str], refs: list[list[str]], level: str, options: dict[str, Any]):
+def coco_bleu(hyps: list[str], refs: list[list[str]], level: str, options: dict[str, Any],
+              prints=None):
     """pycocoevalcap's BLEU-1..n list (and per-segment lists) as its users get it:
     ``Bleu(n).compute_score`` (``option`` 'closest', what it always uses), or ``BleuScorer``
     with ``compute_score(option=...)``; ``tokenize='ptb'``: ``PTBTokenizer().tokenize`` on the
-    references and on the hypotheses first (``COCOEvalCap.evaluate``). Its prints are
-    swallowed. At sentence level, the list of the one segment from the per-segment lists."""
+    references and on the hypotheses first (``COCOEvalCap.evaluate``). What it prints goes to
+    ``prints`` (a text stream), or nowhere. At sentence level, the list of the one segment
+    from the per-segment lists."""
     import contextlib
     import io
 
@@ -74,7 +76,7 @@ def coco_bleu(hyps: list[str], refs: list[list[str]], level: str, options: dict[
     res = {i: [h] for i, h in enumerate(hyps)}
     if options.get("tokenize", "none") == "ptb":
         gts, res = ptb_pipeline(gts), ptb_pipeline(res)
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(prints if prints is not None else io.StringIO()):
         if option == "closest":
             corpus, segments = Bleu(n).compute_score(gts, res)
         else:

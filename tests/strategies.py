@@ -78,6 +78,8 @@ CAPTION_WORDS = WORDS + [
 @st.composite
 def caption_text(draw, max_words: int = 8) -> str:
     words = draw(st.lists(st.sampled_from(CAPTION_WORDS), max_size=max_words))
+    if words and draw(st.booleans()):  # as most captions end: a word, a full stop
+        words.append(draw(st.sampled_from(["cat.", "dog", "grass .", "field"])))
     if not words:
         return draw(st.sampled_from(["", " ", "\t"]))
     text = words[0]
