@@ -61,23 +61,29 @@ def declined_average(hyps, refs, options) -> bool:
             and any(len(r) > 1 for r in refs) and all(refs))
 
 
-def assert_same(hyps, refs, level, options):
+def ignore(what: str) -> None:
+    pass
+
+
+def assert_same(hyps, refs, level, options, note=ignore):
+    """The engine's list bit for bit the tool's, or the same exception; ``note`` records
+    which (Hypothesis's ``event``, for ``--hypothesis-show-statistics``)."""
     theirs = outcome(lambda: coco_bleu(hyps, refs, level, options))
     ours = outcome(lambda: engine_list(hyps, refs, level, options))
     if isinstance(ours, ConventionError) and ours.library_exception == UNSUPPORTED_INPUT:
         assert declined_average(hyps, refs, options) or options.get("n", 4) > 4, ours
-        event("declined by the engine")
+        note("declined by the engine")
         return None
     if type(ours) is ValueError:  # the PTB pipeline's tokens would depend on the batch
         assert options.get("tokenize") == "ptb" and "depend on what follows" in str(ours)
-        event("refused: a caption's tokens depend on its neighbour")
+        note("refused: a caption's tokens depend on its neighbour")
         return None
     if isinstance(theirs, Exception) or isinstance(ours, Exception):
         assert isinstance(ours, ConventionError) and isinstance(theirs, Exception), (ours, theirs)
         assert ours.library_exception == type(theirs).__name__, (ours, theirs)
-        event(f"both raise {type(theirs).__name__}")
+        note(f"both raise {type(theirs).__name__}")
         return None
-    event("compared")
+    note("compared")
     corpus_list = theirs if level == "sentence" else theirs[0]
     assert bits(ours) == bits(corpus_list), (hyps, refs, options, ours, corpus_list)
     return theirs
@@ -93,7 +99,7 @@ def test_bit_exact(data, options, sentence, referenced, more):
     level = "sentence" if sentence else "corpus"
     if sentence:
         hyps, refs = hyps[:1], refs[:1]
-    assert_same(hyps, refs, level, options)
+    assert_same(hyps, refs, level, options, event)
 
 
 @EXAMPLES
@@ -188,7 +194,7 @@ def test_ptb_tokens_are_the_pipelines(captions):
 @given(data=caption_corpus(), options=OPTIONS)
 def test_ptb_bit_exact(data, options):
     hyps, refs = data
-    assert_same(hyps, refs, "corpus", {**options, "tokenize": "ptb"})
+    assert_same(hyps, refs, "corpus", {**options, "tokenize": "ptb"}, event)
 
 
 @needs_java
@@ -336,3 +342,15 @@ def test_the_live_backend_agrees_with_the_engine(executor, data, options):
     for k in range(1, options.get("n", 4) + 1):
         figure = f"cumulative.{k}"
         assert bits([ours.figure(figure)]) == bits([theirs.figure(figure)]), figure
+
+
+@needs_java
+def test_the_live_backend_runs_the_ptb_pipeline(executor):
+    from bleu_harness.records import Request
+
+    hyps, refs = CAPTIONS
+    answers = [next(iter(executor.run([Request.make(backend, "pycocoevalcap", "corpus", hyps,
+                                                    refs, {"tokenize": "ptb"})])))[1]
+               for backend in ("pycocoevalcap", "own")]
+    assert bits([answers[0].score]) == bits([answers[1].score])
+    assert answers[0].figure("cumulative.1") == answers[1].figure("cumulative.1")

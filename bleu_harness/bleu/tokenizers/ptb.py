@@ -155,7 +155,11 @@ class _Server:
         self.pending += chunk
 
     def close(self) -> None:
-        if self.process.poll() is None and os.getpid() == self.pid:
+        """Ends the JVM (closing its input ends its loop) and removes the caption file; in a
+        forked child, which inherited this object, nothing: they are the parent's."""
+        if os.getpid() != self.pid:
+            return
+        if self.process.poll() is None:
             try:
                 self.process.stdin.close()
                 self.process.wait(timeout=5)
