@@ -46,6 +46,9 @@ class Arithmetic:
     my_log: bool = False
     #: BP is 1 only if c > r: c == r == 0 gives 0 (NLTK, MATLAB, mteval).
     strict_bp: bool = False
+    #: The precision loop ``break``s at the first order without n-grams, so later orders
+    #: are never smoothed and report 0.0 (SacreBLEU's ``if total[n - 1] == 0: break``).
+    stops_at_empty_order: bool = False
 
     def fits(self, k: KnobSettings) -> bool:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
@@ -113,7 +116,7 @@ def _nltk_precisions(corpus: CorpusStats, k: KnobSettings, matches, totals, raw)
 
 
 def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, totals, raw,
-                r32, available: int | None) -> list[tuple[Any, bool]]:
+                r32, orders: int, available: int | None) -> list[tuple[Any, bool]]:
     """Each order's precision after smoothing and whether the order has n-grams (add-k gives
     every order k of them). ``available``: the orders the tool's statistics hold; a loop
     that reaches past them with every earlier order present raises ``IndexError``
@@ -124,10 +127,13 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
     value = k.smoothing_value
     out: list[tuple[Any, bool]] = []
     halvings = 1
-    for n in range(1, len(matches) + 1):
+    for n in range(1, orders + 1):
         if available is not None and n > available:
             if all(present for _, present in out):
                 raise IndexError("list index out of range")
+            out.append((0.0, False))
+            continue
+        if a.stops_at_empty_order and out and not out[-1][1]:
             out.append((0.0, False))
             continue
         m, t, r = matches[n - 1], totals[n - 1], raw[n - 1]
@@ -216,11 +222,11 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
         return done("all empty", (math.nan,) * len(vectors))
     if k.fewer_words == "zero" and raw[len(vectors[0]) - 1] == 0:
         return done("fewer words", (0.0,) * len(vectors))
-    if k.no_match_zero and matches[0] == 0:
+    if k.no_match_zero and not any(matches):  # no unigram match: no match at all
         return done("no match", (zero,) * len(vectors))
     if k.zero == "zero-before-smoothing" and min(matches) == 0:
         return done("zero before smoothing", (0.0,) * len(vectors))
-    precisions = _precisions(corpus, k, a, matches, totals, raw, r32, available)
+    precisions = _precisions(corpus, k, a, matches, totals, raw, r32, counted, available)
     scores = []
     for weights in vectors:
         if k.normalise and sum(weights) > 0:

@@ -259,7 +259,8 @@ def describe(knob: str, value: Any) -> str:
 
 
 def uniform(order: int) -> tuple[float, ...]:
-    return (1 / order,) * order
+    """``order`` equal weights ``1/order`` (none for order 0)."""
+    return (1 / order,) * order if order else ()
 
 
 def case_and_tokenizer(preprocessing: Preprocessing) -> dict[str, Any]:

@@ -23,12 +23,10 @@ Text goes through ``str.lower`` (if ``lowercase``), ``rstrip`` and the tokenizer
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.arithmetic import my_log
-from bleu_harness.bleu.compute import Arithmetic
+from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import (
     Finished,
     Preprocessing,
@@ -133,12 +131,13 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     rules = SACREBLEU.rules(options["version"])
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
-        arithmetic=Arithmetic(unit="percent", log_sum="mean", my_log=True), ref="closest_shorter",
+        arithmetic=Arithmetic(unit="percent", log_sum="mean", my_log=True,
+                              stops_at_empty_order=True), ref="closest_shorter",
         unreferenced_length=-1, no_match_zero=rules["no_match_zero"],
         smoothing=SMOOTHING_KNOBS[options["smooth_method"]],
         smoothing_value=smooth_value(options),
         empty_order="effective" if options["effective_order"] else "zero",
-        weights=uniform(options["max_ngram_order"]), scale=100.0, version=options["version"],
+        weights=uniform(loop_orders(options)), scale=100.0, version=options["version"],
         **case_and_tokenizer(preprocessing(options)))
 
 
@@ -181,62 +180,35 @@ def _check_references_1x(corpus: CorpusStats, level: str, rules: Mapping[str, An
         raise ConventionError(NAME, "a segment without a valid reference (1.5)", "EOFError")
 
 
+def loop_orders(options: Mapping[str, Any]) -> int:
+    """The orders ``compute_bleu`` loops over: 4 in 2.0.0 whatever ``max_ngram_order`` says
+    (``range(1, self.NGRAM_ORDER + 1)``; an ``IndexError`` past the statistics), else the
+    option."""
+    if SACREBLEU.rules(options["version"])["max_order"] == "4 in compute_bleu":
+        return 4
+    return options["max_ngram_order"]
+
+
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """``BLEU.compute_bleu`` over the statistics: the knob arithmetic in SacreBLEU's form
+    (percent precisions, ``my_log``, ``sum(...) / eff_order``); precisions 0.0 from the
+    first order without n-grams on, and on the no-match return."""
     rules = SACREBLEU.rules(options["version"])
     order = options["max_ngram_order"]
     if rules["max_order"] == "4 only" and order != 4:
         raise ConventionError(NAME, "SacreBLEU 1.x scores 4-grams only (BLEU.NGRAM_ORDER)",
                               UNSUPPORTED_INPUT)
     _check_references(corpus, level, order, rules)
-    sys_len = corpus.hyp_len
-    ref_len = corpus.ref_len("closest_shorter", without_references=-1)
-    counts = corpus.matches[:order]
-    totals = corpus.totals[:order]
     try:
-        score, precisions, bp = compute_bleu(
-            list(counts), list(totals), sys_len, ref_len, options["smooth_method"],
-            smooth_value(options), options["effective_order"],
-            4 if rules["max_order"] == "4 in compute_bleu" else order,
-            rules["no_match_zero"])
+        c = compute(corpus, knobs(options, level), available=order)
     except (ValueError, ZeroDivisionError, OverflowError, IndexError) as error:
         raise ConventionError(
             NAME, f"compute_bleu fails with these smoothing values: {error}",
             type(error).__name__) from None
-    return Finished((score,), tuple(precisions), counts, totals, bp, sys_len, ref_len)
-
-
-def compute_bleu(correct: list, total: list, sys_len: int, ref_len: int, smooth_method: str,
-                 smooth_value: float | None, effective_order: bool, max_order: int,
-                 no_match_zero: bool = True):
-    """``BLEU.compute_bleu``: returns (score, precisions in percent, bp). ``max_order`` is
-    the orders it loops over (2.0.0 loops over 4 whatever the statistics hold: an
-    IndexError for fewer); ``no_match_zero`` is the 0 for no match at all (2.0.0, #141)."""
-    bp = 1.0
-    if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-    precisions = [0.0] * max_order
-    if no_match_zero and not any(correct):
-        return 0.0, precisions, bp
-    smooth_mteval = 1.0
-    eff_order = max_order
-    for n in range(1, max_order + 1):
-        if smooth_method == "add-k" and n > 1:
-            correct[n - 1] += smooth_value
-            total[n - 1] += smooth_value
-        if total[n - 1] == 0:
-            break
-        if effective_order:
-            eff_order = n
-        if correct[n - 1] == 0:
-            if smooth_method == "exp":
-                smooth_mteval *= 2
-                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
-            elif smooth_method == "floor":
-                precisions[n - 1] = 100.0 * smooth_value / total[n - 1]
-        else:
-            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
-    score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
-    return score, precisions, bp
+    looped = loop_orders(options)
+    precisions = (0.0,) * looped if c.gate else tuple(p for p, _ in c.precisions)
+    return Finished(c.scores, precisions, corpus.matches[:order], corpus.totals[:order], c.bp,
+                    c.hyp_len, c.ref_len)
 
 
 #: What ``bleu-harness identify`` searches.
