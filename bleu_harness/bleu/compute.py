@@ -106,11 +106,12 @@ def brevity_penalty(hyp_len: int, ref_len: int, k: KnobSettings, a: Arithmetic,
 
 
 def _nltk_precisions(corpus: CorpusStats, k: KnobSettings, matches, totals, raw):
-    """NLTK's smoothing methods (``nltk-method4..7``) at the latest release's rules."""
+    """NLTK's smoothing methods (``nltk-method4..7``) at the rules of the setting's release
+    (the latest where it names none)."""
     method = k.smoothing.removeprefix("nltk-")
     parameters = {**NLTK_PARAMETERS, {"method6": "alpha"}.get(method, "k"): k.smoothing_value}
-    inputs = SmoothingInputs.for_corpus(corpus, matches, totals, NLTK.rules(NLTK.latest),
-                                        **parameters)
+    inputs = SmoothingInputs.for_corpus(corpus, matches, totals,
+                                        NLTK.rules(k.version or NLTK.latest), **parameters)
     smoothed = smooth(method, [Fraction(m, max(t, 1)) for m, t in zip(matches, totals)], inputs)
     return [(p, r > 0) for p, r in zip(smoothed, raw)]
 
@@ -165,6 +166,10 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
         if not present and k.empty_order == "neutral":
             terms.append((w, 0))
             continue
+        if p == 0 and k.zero == "truncate":
+            break  # NLTK method0 before 3.3: the product ends at the first zero order
+        if p <= 0 and k.zero == "raises":
+            raise ValueError("math domain error")  # log(p) of NLTK before 3.6.6
         if p == 0 and a.my_log and k.zero == "zero" and w != 0:
             terms.append((w, LOG_ZERO))  # my_log(0): later orders still count (and may raise)
             continue
@@ -198,6 +203,12 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
     return math.exp(math.fsum(w * lp for w, lp in terms)), False
 
 
+def reweighed(hyp_len: int) -> tuple[float, ...]:
+    """NLTK's ``auto_reweigh``: ``(1 / hyp_len,) * hyp_len`` (a ``ZeroDivisionError`` for an
+    empty hypothesis)."""
+    return (1 / hyp_len,) * hyp_len
+
+
 def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
             zero: Any = 0.0) -> Computation:
     """BLEU of the statistics under ``k``, on ``k``'s native scale, in ``k``'s float form
@@ -216,6 +227,10 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
         return Computation(matches, totals, raw, bp, hyp_len, ref_len, a, gate,
                            tuple(precisions), tuple(scores))
 
+    if k.empty_order == "reweigh-first" and hyp_len < 4 and vectors == ((0.25,) * 4,):
+        vectors = (reweighed(hyp_len),)  # before anything else: 0 words divide by zero
+        counted = hyp_len
+        matches, raw, totals = matches[:counted], raw[:counted], totals[:counted]
     if not corpus.segment_count or counted == 0:
         return done("no orders", (zero,) * len(vectors))
     if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
@@ -231,8 +246,8 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
     for weights in vectors:
         if k.normalise and sum(weights) > 0:
             weights = tuple(w / sum(weights) for w in weights)
-        if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
-            weights = (1 / hyp_len,) * hyp_len
+        if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25,) * 4:
+            weights = reweighed(hyp_len)
         geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
         score = geometric if folded else bp * geometric
         if k.float32:
