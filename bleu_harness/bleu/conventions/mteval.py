@@ -39,13 +39,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, Computation, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import (
     KnobSettings,
@@ -53,33 +47,25 @@ from bleu_harness.bleu.knobs import (
     input_rules,
     uniform,
 )
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    choice,
+)
 from bleu_harness.bleu.result import ConventionError
 
 NAME = "mteval-v13a"
 #: ``$max_Ngram``: the script scores and prints orders 1 to 9; BLEU is the 4-gram cumulative.
 MAX_NGRAM = 9
 BLEU_ORDER = 4
-DEFAULTS: dict[str, Any] = {
-    "preserve_case": False,
-    "international_tokenization": False,
-    "brevity_penalty": "closest",
-    "no_smoothing": False,
-}
-ALIASES = {"c": "preserve_case", "-c": "preserve_case",
-           "--international-tokenization": "international_tokenization",
-           "--brevity-penalty": "brevity_penalty", "--no-smoothing": "no_smoothing"}
 REF_RULES = {"closest": "closest_shorter", "shortest": "shortest"}
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    given = {ALIASES.get(key, key): value for key, value in given.items()}
-    options = merge_options(NAME, given, DEFAULTS)
-    for key in ("preserve_case", "international_tokenization", "no_smoothing"):
-        require_bool(NAME, key, options[key])
-    require_choice(NAME, "brevity_penalty", options["brevity_penalty"], tuple(REF_RULES))
-    return options
-
-
+OPTIONS = (
+    Option("preserve_case", False, boolean, aliases=("c", "-c")),
+    Option("international_tokenization", False, boolean,
+           aliases=("--international-tokenization",)),
+    Option("brevity_penalty", "closest", choice(REF_RULES), aliases=("--brevity-penalty",)),
+    Option("no_smoothing", False, boolean, aliases=("--no-smoothing",)),
+)
 def required_order(options: Mapping[str, Any]) -> int:
     return MAX_NGRAM
 

@@ -27,18 +27,18 @@ from dataclasses import replace
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-    require_number,
-    weight_tuple,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.knobs import KnobSettings, input_rules
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    choice,
+    number,
+    release,
+    weights,
+)
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.bleu.smoothing import (
     NLTK_PARAMETERS,
@@ -47,37 +47,30 @@ from bleu_harness.bleu.smoothing import (
 
 NAME = "nltk"
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
-DEFAULTS: dict[str, Any] = {
-    "weights": (0.25, 0.25, 0.25, 0.25),
-    "smoothing": "method0",
-    **NLTK_PARAMETERS,  # epsilon, alpha, k
-    "auto_reweigh": False,
-    "version": NLTK.latest,
-}
-METHOD5_ORDER = SMOOTHING_ORDER
 
 
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    options = merge_options(NAME, given, DEFAULTS)
-    options["weights"] = _weights(options["weights"])
-    smoothing = options["smoothing"]
-    if isinstance(smoothing, int) and not isinstance(smoothing, bool):
-        smoothing = f"method{smoothing}"
-    require_choice(NAME, "smoothing", smoothing, SMOOTHING_METHODS)
-    options["smoothing"] = smoothing
-    for key in ("epsilon", "alpha", "k"):
-        require_number(NAME, key, options[key])
-    require_bool(NAME, "auto_reweigh", options["auto_reweigh"])
-    options["version"] = str(options["version"])
-    NLTK.rules(options["version"])  # a ValueError for a release the engine does not model
-    return options
+def smoothing_method(convention: str, key: str, value: Any) -> str:
+    """``"method0"`` ... ``"method7"``, or the method's number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = f"method{value}"
+    return choice(SMOOTHING_METHODS)(convention, key, value)
 
 
-def _weights(value: Any) -> tuple:
+def weight_vectors(convention: str, key: str, value: Any) -> tuple:
     """One weight vector, or several (NLTK's ``weights[0][0]`` test for a list of vectors)."""
     if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):
-        return tuple(weight_tuple(NAME, "weights", vector) for vector in value)
-    return weight_tuple(NAME, "weights", value)
+        return tuple(weights(convention, key, vector) for vector in value)
+    return weights(convention, key, value)
+
+
+OPTIONS = (
+    Option("weights", (0.25, 0.25, 0.25, 0.25), weight_vectors),
+    Option("smoothing", "method0", smoothing_method),
+    *(Option(key, value, number) for key, value in NLTK_PARAMETERS.items()),
+    Option("auto_reweigh", False, boolean),
+    Option("version", NLTK.latest, release(NLTK)),
+)
+METHOD5_ORDER = SMOOTHING_ORDER
 
 
 def weight_sets(options: Mapping[str, Any]) -> tuple[tuple[float, ...], ...]:

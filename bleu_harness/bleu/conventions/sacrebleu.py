@@ -27,15 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-    require_number,
-    require_order,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import SACREBLEU
 from bleu_harness.bleu.knobs import (
@@ -43,6 +35,18 @@ from bleu_harness.bleu.knobs import (
     case_and_tokenizer,
     input_rules,
     uniform,
+)
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    checked_by_resolve,
+    choice,
+    number,
+    optional,
+    order,
+    path,
+    release,
+    resolve_options,
 )
 from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
 from bleu_harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
@@ -55,43 +59,37 @@ NAME = "sacrebleu"
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
+OPTIONS = (
+    Option("smooth_method", "exp", choice(SMOOTH_DEFAULTS)),
+    Option("smooth_value", None, optional(number)),
+    Option("effective_order", False, boolean, aliases=("use_effective_order",)),
+    Option("tokenize", "13a", checked_by_resolve),
+    Option("lowercase", False, boolean),
+    Option("max_ngram_order", 4, order(minimum=0)),
+    Option("spm_model", None, optional(path)),
+    Option("version", SACREBLEU.latest, release(SACREBLEU)),
+)
+
+
 def defaults(level: str, version: str | None = None) -> dict[str, Any]:
-    """``sacrebleu.sentence_bleu`` / ``corpus_bleu`` defaults of the release (``sentence_bleu``
-    smoothed with floor before 1.5.0)."""
+    """``sacrebleu.corpus_bleu`` / ``sentence_bleu`` defaults of the release: effective order
+    at sentence level, where ``sentence_bleu`` smoothed with floor before 1.5.0."""
     rules = SACREBLEU.rules(version)
     sentence = level == "sentence"
-    return {
+    return {option.name: option.default for option in OPTIONS} | {
         "smooth_method": rules["sentence_smoothing"] if sentence else "exp",
-        "smooth_value": None,
-        "effective_order": sentence,
-        "tokenize": "13a",
-        "lowercase": False,
-        "max_ngram_order": 4,
-        "spm_model": None,
-        "version": version or SACREBLEU.latest,
-    }
+        "effective_order": sentence, "version": version or SACREBLEU.latest}
 
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    given = dict(given)
-    if "use_effective_order" in given:  # the name in sacrebleu.corpus_bleu/sentence_bleu
-        given["effective_order"] = given.pop("use_effective_order")
+    """The options over the level's and the release's defaults; ``tokenize`` one of the
+    release's tokenizers (or the user's own callable)."""
     version = str(given["version"]) if "version" in given else None
     SACREBLEU.rules(version)  # a ValueError for a release the engine does not model
-    options = merge_options(NAME, given, defaults(level, version))
-    options["version"] = str(options["version"])
-    require_choice(NAME, "smooth_method", options["smooth_method"], tuple(SMOOTH_DEFAULTS))
-    if options["smooth_value"] is not None:
-        require_number(NAME, "smooth_value", options["smooth_value"])
-    require_bool(NAME, "effective_order", options["effective_order"])
-    require_bool(NAME, "lowercase", options["lowercase"])
+    options = resolve_options(NAME, OPTIONS, given, defaults(level, version))
     if not callable(options["tokenize"]):
-        require_choice(NAME, "tokenize", options["tokenize"],
-                       tuple(SACREBLEU.rules(options["version"])["tokenizers"]))
-    if options["spm_model"] is not None and not isinstance(options["spm_model"], str):
-        raise ValueError(f"{NAME}: option 'spm_model' must be a path, got "
-                         f"{options['spm_model']!r}")
-    require_order(NAME, "max_ngram_order", options["max_ngram_order"], minimum=0)
+        choice(SACREBLEU.rules(options["version"])["tokenizers"])(
+            NAME, "tokenize", options["tokenize"])
     return options
 
 
@@ -221,5 +219,4 @@ DESCRIPTION = ("SacreBLEU BLEU: tokenized raw text, exp/floor/add-k smoothing, e
                "order, 0-100 scale")
 #: Case-file tokenizer names its ``tokenize`` option accepts.
 CASE_TOKENIZERS = SACREBLEU_TOKENIZERS
-#: Every option name: the options of both levels and the alias ``use_effective_order``.
-OPTION_NAMES = tuple(defaults("corpus")) + ("use_effective_order",)
+

@@ -23,14 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-    require_order,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import (
     KnobSettings,
@@ -38,22 +31,22 @@ from bleu_harness.bleu.knobs import (
     input_rules,
     uniform,
 )
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    choice,
+    order,
+)
 from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
 
 NAME = "t2t"
 TOKENIZE_CHOICES = ("t2t", "none")
-DEFAULTS: dict[str, Any] = {
-    "max_order": 4, "use_bp": True, "case_sensitive": False, "tokenize": "t2t"}
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    options = merge_options(NAME, given, DEFAULTS)
-    require_order(NAME, "max_order", options["max_order"], minimum=0)
-    require_bool(NAME, "use_bp", options["use_bp"])
-    require_bool(NAME, "case_sensitive", options["case_sensitive"])
-    if not callable(options["tokenize"]):  # or the user's own tokenizer
-        require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
-    return options
+OPTIONS = (
+    Option("max_order", 4, order(minimum=0)),
+    Option("use_bp", True, boolean),
+    Option("case_sensitive", False, boolean),
+    Option("tokenize", "t2t", choice(TOKENIZE_CHOICES, any_tokenizer=True)),
+)
 
 
 def required_order(options: Mapping[str, Any]) -> int:
