@@ -48,7 +48,7 @@ from bleu_harness.bleu.options import (
     release,
     resolve_options,
 )
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 from bleu_harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 from bleu_harness.bleu.tokenizers.optional import (
     OPTIONAL_TOKENIZERS,
@@ -194,8 +194,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     rules = SACREBLEU.rules(options["version"])
     order = options["max_ngram_order"]
     if rules["max_order"] == "4 only" and order != 4:
-        raise ConventionError(NAME, "SacreBLEU 1.x scores 4-grams only (BLEU.NGRAM_ORDER)",
-                              UNSUPPORTED_INPUT)
+        raise ConventionDeclined(NAME, "SacreBLEU 1.x scores 4-grams only (BLEU.NGRAM_ORDER)")
     _check_references(corpus, level, order, rules)
     try:
         c = compute(corpus, knobs(options, level), available=order)

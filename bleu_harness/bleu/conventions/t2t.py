@@ -37,7 +37,7 @@ from bleu_harness.bleu.options import (
     choice,
     order,
 )
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
 NAME = "t2t"
 TOKENIZE_CHOICES = ("t2t", "none")
@@ -70,8 +70,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     """``compute_bleu``'s input checks, then the knob arithmetic (mean of logs, BP from
     ``1/ratio``, ``np.float32`` at the end), reported with the smoothed precisions."""
     if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
-        raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
-                              UNSUPPORTED_INPUT)
+        raise ConventionDeclined(NAME, "compute_bleu takes exactly one reference per segment")
     if options["max_order"] == 0:
         raise ConventionError(NAME, "max_order=0 leaves no precisions, and max() of none "
                               "raises", "ValueError")
