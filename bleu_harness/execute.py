@@ -65,10 +65,10 @@ from bleu_harness.records import (
     CRASH,
     GARBAGE,
     PROTOCOL,
+    BackendOutcome,
+    BackendRequest,
     HarnessError,
-    Outcome,
     Raised,
-    Request,
     Timeout,
     Unsupported,
     Value,
@@ -110,7 +110,7 @@ class Sent:
     """A request written (or being written) to a worker, not yet answered."""
 
     ident: int
-    request: Request | None  # None: a startup request (info, or the trivial request)
+    request: BackendRequest | None  # None: a startup request (info, or the trivial request)
     timeout: float
     end: int  # where its bytes end in everything written to this worker
 
@@ -118,10 +118,10 @@ class Sent:
 @dataclass
 class Finished:
     ident: int
-    request: Request | None
+    request: BackendRequest | None
     backend: Backend
     answer: dict[str, Any] | None = None
-    failure: Outcome | None = None
+    failure: BackendOutcome | None = None
 
 
 @dataclass
@@ -139,7 +139,7 @@ class Worker:
     inflight: deque[Sent] = field(default_factory=deque)
     deadline: float = 0.0  # of the request at the head
     #: Why it was ended, once it is: what a request sent to it afterwards fails with.
-    death: Outcome | None = None
+    death: BackendOutcome | None = None
 
     @property
     def alive(self) -> bool:
@@ -175,7 +175,7 @@ class Executor:
         self.backends: dict[str, Backend] = {}
         self.infos: dict[str, BackendInfo] = {}
         self.workers: dict[str, list[Worker]] = {}
-        self.queues: dict[str, deque[Request]] = {}
+        self.queues: dict[str, deque[BackendRequest]] = {}
         self.finished: dict[int, Finished] = {}
         self._next_ident = 1
         self._closed = False
@@ -261,7 +261,7 @@ class Executor:
         return [results[b.name] for b in backends]
 
     def _ask(self, bodies: Mapping[str, dict[str, Any]],
-             workers: Mapping[str, Worker]) -> dict[str, dict[str, Any] | Outcome]:
+             workers: Mapping[str, Worker]) -> dict[str, dict[str, Any] | BackendOutcome]:
         """Send each named worker one startup request; wait for every answer or failure."""
         idents = {name: self._send(workers[name], None, body, self.startup_timeout)
                   for name, body in bodies.items()}
@@ -271,7 +271,7 @@ class Executor:
         while (any(ident not in self.finished for ident in idents.values())
                and time.monotonic() < deadline):
             self._pump(self._wait_time())
-        answers: dict[str, dict[str, Any] | Outcome] = {}
+        answers: dict[str, dict[str, Any] | BackendOutcome] = {}
         for name, ident in idents.items():
             done = self.finished.pop(ident, None)
             if done is None:
@@ -305,7 +305,7 @@ class Executor:
 
     # --- running --------------------------------------------------------------------------
 
-    def run(self, requests: Iterable[Request]) -> Iterator[tuple[Request, Outcome]]:
+    def run(self, requests: Iterable[BackendRequest]) -> Iterator[tuple[BackendRequest, BackendOutcome]]:
         """Each request's outcome, as soon as it is known (not in request order)."""
         total = done = 0
         for request in requests:
@@ -329,12 +329,12 @@ class Executor:
                 self._report(done, total)
                 yield finished.request, self._outcome(finished)
 
-    def _outcome(self, finished: Finished) -> Outcome:
+    def _outcome(self, finished: Finished) -> BackendOutcome:
         outcome = finished.failure if finished.failure is not None else outcome_of(
             finished.answer or {}, finished.backend)
         return finished.backend.settle(finished.request, outcome)
 
-    def _answer_without_worker(self, request: Request) -> Outcome | None:
+    def _answer_without_worker(self, request: BackendRequest) -> BackendOutcome | None:
         backend, info = self.backends.get(request.backend), self.infos.get(request.backend)
         if backend is None or info is None:
             return Unsupported(f"backend {request.backend!r} is not part of this run")
@@ -381,7 +381,7 @@ class Executor:
         self._next_ident += 1
         return ident
 
-    def _send(self, worker: Worker, request: Request | None, body: dict[str, Any] | None,
+    def _send(self, worker: Worker, request: BackendRequest | None, body: dict[str, Any] | None,
               timeout: float) -> int:
         ident = self._take_ident()
         if not worker.alive:  # it died before this request: it fails at once, and says why
@@ -547,7 +547,7 @@ class Executor:
                             "working implementation needs a longer --timeout)")
 
     def _finish_head(self, worker: Worker, answer: dict[str, Any] | None = None,
-                     failure: Outcome | None = None) -> None:
+                     failure: BackendOutcome | None = None) -> None:
         if answer is not None:
             self.timeouts[worker.backend.name] = 0
         sent = worker.inflight.popleft()
@@ -563,7 +563,7 @@ class Executor:
         try:
             worker.process.wait(timeout=0.25)
         except subprocess.TimeoutExpired:
-            reason: Outcome = HarnessError(PROTOCOL, "closed its standard output"
+            reason: BackendOutcome = HarnessError(PROTOCOL, "closed its standard output"
                                            + (" without answering" if worker.inflight else ""))
         else:
             reason = self._exit_failure(worker)
@@ -571,7 +571,7 @@ class Executor:
             return self._fail(worker, reason)
         self._kill(worker, reason)
 
-    def _exit_failure(self, worker: Worker) -> Outcome:
+    def _exit_failure(self, worker: Worker) -> BackendOutcome:
         try:
             self.selector.get_key(worker.process.stderr.fileno())
             self._read_stderr(worker, worker.process.stderr.fileno())
@@ -582,7 +582,7 @@ class Executor:
         return HarnessError(CRASH, f"exited with code {code} before answering"
                                    + (f": {tail}" if tail else ""))
 
-    def _fail(self, worker: Worker, failure: Outcome) -> None:
+    def _fail(self, worker: Worker, failure: BackendOutcome) -> None:
         """The request at the head fails; the ones behind it go back to their queue (another
         worker answers them); the worker is ended."""
         if worker.inflight:
@@ -597,7 +597,7 @@ class Executor:
         worker.inflight.clear()
         self._kill(worker, failure)
 
-    def _kill(self, worker: Worker, reason: Outcome | None = None) -> None:
+    def _kill(self, worker: Worker, reason: BackendOutcome | None = None) -> None:
         """End the worker (its whole process group); ``reason`` is what any request sent to
         it from now on fails with."""
         if worker.death is None:
@@ -679,7 +679,7 @@ def _status(backend: Backend, state: str, note: str = "", version: str = "",
                        backend.tolerance, python, state, clean_text(note))
 
 
-def request_body(request: Request, backend: Backend) -> dict[str, Any]:
+def request_body(request: BackendRequest, backend: Backend) -> dict[str, Any]:
     body: dict[str, Any] = {"hypotheses": list(request.hypotheses),
                             "references": [list(r) for r in request.references],
                             "level": request.level, "options": request.options}
@@ -690,8 +690,8 @@ def request_body(request: Request, backend: Backend) -> dict[str, Any]:
     return body
 
 
-def outcome_of(answer: Mapping[str, Any], backend: Backend) -> Outcome:
-    """A protocol answer as an Outcome: the score (a number or a list of numbers), the
+def outcome_of(answer: Mapping[str, Any], backend: Backend) -> BackendOutcome:
+    """A protocol answer as an BackendOutcome: the score (a number or a list of numbers), the
     exception the implementation raised, ``garbage`` (what it returned is not a score), or --
     from the harness's own workers -- ``unsupported`` and the figures beside the score."""
     if "garbage" in answer:
@@ -714,7 +714,7 @@ def outcome_of(answer: Mapping[str, Any], backend: Backend) -> Outcome:
                                  f"{json.dumps(answer)[:80]}")
 
 
-def raised_of(answer: Mapping[str, Any]) -> Outcome:
+def raised_of(answer: Mapping[str, Any]) -> BackendOutcome:
     """``{"error": "message", "type": "ExceptionName"}`` as the exception the implementation
     raised; an error answer whose message is not a string, or whose type is not one line
     naming the exception (a list, a number, empty), is garbage: it must not satisfy a
@@ -733,12 +733,12 @@ def _brief(text: str) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _described(outcome: Outcome) -> str:
+def _described(outcome: BackendOutcome) -> str:
     message = getattr(outcome, "message", "") or getattr(outcome, "reason", "")
     return f"{shown(outcome)}" + (f" ({message})" if message else "")
 
 
-def _startup_failure(answer: dict[str, Any] | Outcome) -> str:
+def _startup_failure(answer: dict[str, Any] | BackendOutcome) -> str:
     if isinstance(answer, dict):
         return f"an unexpected first answer: {json.dumps(answer)[:120]}"
     return _described(answer)

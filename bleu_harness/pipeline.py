@@ -39,6 +39,7 @@ from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.cases.retokenize import retokenize
+from bleu_harness.checkplan import CasePlan, Roles, distinct_requests, plan_cases
 from bleu_harness.errors import StartupError, UsageError
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, Executor
 from bleu_harness.gate import (
@@ -50,15 +51,14 @@ from bleu_harness.gate import (
     unmatched_entries,
 )
 from bleu_harness.judge import judge_case, summary_counts
-from bleu_harness.plan import CasePlan, Roles, distinct_requests, plan_cases
 from bleu_harness.records import (
     ERROR,
     EXPECTATION,
     INTERNAL,
+    BackendOutcome,
+    BackendRequest,
     CheckRecord,
     HarnessError,
-    Outcome,
-    Request,
 )
 from bleu_harness.report import stream
 from bleu_harness.report.causes import reconciled
@@ -268,7 +268,7 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
     """Execute every distinct request once; judge each case, in order, as soon as all its
     answers are in, stream its lines, and add them to ``records`` and ``tally`` (a case's
     lines all or none: an interruption between two cases leaves both consistent)."""
-    outcomes: dict[Request, Outcome] = {}
+    outcomes: dict[BackendRequest, BackendOutcome] = {}
     needed = [plan.requests for plan in plans]
     next_case = 0
 
@@ -290,7 +290,7 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
         judge_ready()
 
 
-def _judge_one(plan: CasePlan, outcomes: Mapping[Request, Outcome],
+def _judge_one(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome],
                is_engine: bool) -> list[CheckRecord]:
     try:
         return judge_case(plan, outcomes, is_engine)

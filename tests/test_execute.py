@@ -29,9 +29,9 @@ from runs import (
 
 import bleu_harness.pipeline as pipeline
 from bleu_harness.backends.base import LIBRARY, Backend
+from bleu_harness.checkplan import distinct_requests, plan_cases
 from bleu_harness.execute import Executor
-from bleu_harness.plan import distinct_requests, plan_cases
-from bleu_harness.records import ERROR, FAIL, PASS, Request, Timeout, Value
+from bleu_harness.records import ERROR, FAIL, PASS, BackendRequest, Timeout, Value
 from bleu_harness.report.junit import render_junit
 from bleu_harness.report.markdown import render_markdown
 from bleu_harness.report.terminal import render_terminal
@@ -192,7 +192,7 @@ def test_hostile_messages_cannot_break_a_report(tmp_path):
 def test_the_executor_answers_as_it_goes_and_ends_its_workers():
     from bleu_harness.backends.own import engine_backend
 
-    requests = [Request.make("own", "nltk", "sentence", [f"a b c {i}"], [["a b c d"]], {})
+    requests = [BackendRequest.make("own", "nltk", "sentence", [f"a b c {i}"], [["a b c d"]], {})
                 for i in range(20)]
     with Executor(timeout=5, jobs=2) as executor:
         assert executor.start(engine_backend()).ready

@@ -23,7 +23,7 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from bleu_harness.records import Outcome, Request, Unsupported
+from bleu_harness.records import BackendOutcome, BackendRequest, Unsupported
 
 ENGINE, LIBRARY, UNDER_TEST = "engine", "library", "under-test"
 #: The harness's own workers answer an ``info`` request and take ``convention`` in requests;
@@ -67,11 +67,11 @@ class BackendInfo:
                    data.get("python", ""), data.get("status", READY), data.get("note", ""))
 
 
-def no_decline(request: Request) -> str:
+def no_decline(request: BackendRequest) -> str:
     return ""
 
 
-def as_answered(request: Request, outcome: Outcome) -> Outcome:
+def as_answered(request: BackendRequest, outcome: BackendOutcome) -> BackendOutcome:
     return outcome
 
 
@@ -92,8 +92,8 @@ class Backend:
     supported: str = ""
     env: Mapping[str, str] | None = None
     cwd: str | None = None
-    decline: Callable[[Request], str] = no_decline
-    settle: Callable[[Request, Outcome], Outcome] = as_answered
+    decline: Callable[[BackendRequest], str] = no_decline
+    settle: Callable[[BackendRequest, BackendOutcome], BackendOutcome] = as_answered
     #: Whether the worker answers ``figures`` beside the score (only the engine does).
     reports_figures: bool = False
     #: The library's import name, to tell "not installed" without starting a worker.
@@ -113,7 +113,7 @@ class Backend:
         return (f"{self.name} {version} is outside what the {self.name} backend drives "
                 f"({self.supported})")
 
-    def declined(self, request: Request) -> Outcome | None:
+    def declined(self, request: BackendRequest) -> BackendOutcome | None:
         reason = self.decline(request)
         return Unsupported(reason) if reason else None
 

@@ -17,7 +17,7 @@ from bleu_harness.cli.options import (
 from bleu_harness.errors import StartupError, UsageError
 from bleu_harness.execute import Executor
 from bleu_harness.explain import explain as explain_module
-from bleu_harness.records import Request
+from bleu_harness.records import BackendRequest
 
 NAME = "explain"
 HELP = "why conventions disagree on an input, knob by knob"
@@ -75,7 +75,7 @@ def _answers(args, backend, data):
     """The implementation's answers on the input, with each option set the case uses for
     the convention it claims (its defaults for an input typed inline)."""
     option_sets = data.option_sets.get(args.claims) or ({},)
-    requests = [Request.make(backend.name, args.claims, data.level, data.hypotheses,
+    requests = [BackendRequest.make(backend.name, args.claims, data.level, data.hypotheses,
                              data.references, data.options_for(args.claims, options))
                 for options in option_sets]
     with Executor(args.timeout, 1, args.startup_timeout) as executor:

@@ -17,7 +17,7 @@ from bleu_harness.backends.base import Backend
 from bleu_harness.backends.external import callable_backend, command_backend
 from bleu_harness.errors import UsageError
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, check_timeout
-from bleu_harness.records import plain
+from bleu_harness.records import json_ready
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -144,7 +144,7 @@ def library_pythons(pairs: list[str]) -> dict[str, str]:
 
 def print_json(document: Mapping[str, Any]) -> None:
     """A document on stdout as JSON (NaN and infinities as strings: JSON has neither)."""
-    sys.stdout.write(json.dumps(plain(document), indent=2, ensure_ascii=False,
+    sys.stdout.write(json.dumps(json_ready(document), indent=2, ensure_ascii=False,
                                 allow_nan=False, default=str) + "\n")
 
 

@@ -32,7 +32,7 @@ from bleu_harness.records import (
     DIFFERENTIAL,
     DRIFT_CHECK,
     EXPECTATION,
-    Request,
+    BackendRequest,
     canonical_json,
 )
 
@@ -72,8 +72,8 @@ class PlannedCheck:
     convention: str
     options: Mapping[str, Any]
     expectation: Expectation | None = None
-    subject: Request | None = None
-    reference: Request | None = None
+    subject: BackendRequest | None = None
+    reference: BackendRequest | None = None
     other: str = ""
     tolerance: float = 0.0
     skip: str = ""
@@ -86,11 +86,11 @@ class CasePlan:
     case: Case
     checks: tuple[PlannedCheck, ...]
     #: (convention, the engine's request at its default options) for the divergence map
-    divergence: tuple[tuple[str, Request], ...] = ()
+    divergence: tuple[tuple[str, BackendRequest], ...] = ()
 
     @property
-    def requests(self) -> tuple[Request, ...]:
-        wanted: dict[Request, None] = {}
+    def requests(self) -> tuple[BackendRequest, ...]:
+        wanted: dict[BackendRequest, None] = {}
         for check in self.checks:
             for request in (check.subject, check.reference):
                 if request is not None:
@@ -100,7 +100,7 @@ class CasePlan:
         return tuple(wanted)
 
 
-def distinct_requests(plans: Iterable[CasePlan]) -> tuple[Request, ...]:
+def distinct_requests(plans: Iterable[CasePlan]) -> tuple[BackendRequest, ...]:
     """Every request of every case, once, in the order the cases need them."""
     return tuple(dict.fromkeys(r for plan in plans for r in plan.requests))
 
@@ -114,12 +114,12 @@ def effective_options(case: Case, convention: str,
 
 
 def request_for(case: Case, backend: str, convention: str,
-                options: Mapping[str, Any], follow: str = "") -> Request:
+                options: Mapping[str, Any], follow: str = "") -> BackendRequest:
     """``follow``: the library release the engine is to follow (its ``version`` option)."""
     options = effective_options(case, convention, options)
     if follow:
         options["version"] = follow
-    return Request.make(backend, convention, case.level, case.hypotheses, case.references,
+    return BackendRequest.make(backend, convention, case.level, case.hypotheses, case.references,
                         options)
 
 
