@@ -1,8 +1,8 @@
 """The harness's vocabulary: outcomes, verdicts and check records, used by every part.
 
-An :data:`BackendOutcome` is what one backend made of one request, as a typed union so that no
-comparison can confuse its kinds (after Bowtie's ``_core``: skipped with a reason, errored
-with context, caught or not):
+A :class:`BackendRequest` is one question for one backend; a :data:`BackendOutcome` is what
+the backend made of it, as a typed union so that no comparison can confuse its kinds (after
+Bowtie's ``_core``: skipped with a reason, errored with context, caught or not):
 
 * :class:`Value` -- a number (NaN and tiny values included), or the list of numbers NLTK
   returns for a list of weight vectors, plus any other figures the backend reports;
