@@ -24,7 +24,9 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from bleu_harness.backends.base import BackendInfo
+from bleu_harness.backends.base import ENGINE, LIBRARY, READY, BackendInfo
+from bleu_harness.backends.own import EMULATED_VERSIONS
+from bleu_harness.backends.registry import EXTRA_LIBRARIES
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.cases.model import Case, Expectation
@@ -60,6 +62,27 @@ class Roles:
             return self.engine_follows.get(convention, "")
         library = self.libraries.get(convention)
         return (library.version if library else "") or self.engine_follows.get(convention, "")
+
+
+def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
+             claims: tuple[str, ...], is_engine: bool, divergence_map: bool) -> Roles:
+    """Who plays what, from the backends a run started: the ready libraries (the primary one
+    of each convention, and the extra ones), and the engine for the divergence map."""
+    libraries: dict[str, BackendInfo] = {}
+    extras: dict[str, tuple[BackendInfo, ...]] = {}
+    engine = None
+    for info in infos:
+        if info.status != READY:
+            continue
+        if info.role == ENGINE:
+            engine = info if divergence_map else None
+        elif info.name in EXTRA_LIBRARIES:
+            extras[info.conventions[0]] = extras.get(info.conventions[0], ()) + (info,)
+        elif info.role == LIBRARY:
+            libraries[info.conventions[0]] = info
+    return Roles(under_test=under_test, claims=claims, is_engine_under_test=is_engine,
+                 libraries=libraries, extra_libraries=extras, engine=engine,
+                 engine_follows=EMULATED_VERSIONS)
 
 
 @dataclass(frozen=True)

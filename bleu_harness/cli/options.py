@@ -13,8 +13,6 @@ from typing import Any
 import yaml
 from rich.console import Console
 
-from bleu_harness.backends.base import Backend
-from bleu_harness.backends.external import callable_backend, command_backend
 from bleu_harness.errors import UsageError
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, check_timeout
 from bleu_harness.records import json_ready
@@ -119,15 +117,6 @@ def add_implementation(group, claims: bool = True) -> None:
                        help="a program speaking JSON lines on stdin/stdout: "
                        '{"id", "hypotheses", "references", "level", "options"} -> '
                        '{"id", "score": x} or {"id", "error": "...", "type": "..."}')
-
-
-def implementation_backend(args, claims: str) -> Backend:
-    if bool(args.implementation) == bool(args.implementation_cmd):
-        raise UsageError("give exactly one of --implementation MODULE:CALLABLE or "
-                         "--implementation-cmd COMMAND")
-    if args.implementation:
-        return callable_backend(args.implementation, claims)
-    return command_backend(args.implementation_cmd, claims)
 
 
 def library_pythons(pairs: list[str]) -> dict[str, str]:
