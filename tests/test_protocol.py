@@ -10,7 +10,6 @@ import shlex
 import subprocess
 import sys
 
-import jsonschema
 import pytest
 from runs import FAKE, TESTS
 

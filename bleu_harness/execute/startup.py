@@ -8,12 +8,12 @@ comes out with its status: ready, not installed, an unsupported release, or fail
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from importlib.util import find_spec
 from typing import Any
 
 from bleu_harness.backends.base import (
@@ -53,7 +53,7 @@ def start_backends(loop: WorkerLoop, backends: Sequence[Backend],
     workers: dict[str, Worker] = {}
     for backend in backends:
         if (backend.module and backend.python == sys.executable
-                and find_spec(backend.module) is None):
+                and importlib.util.find_spec(backend.module) is None):
             results[backend.name] = status(backend, NOT_INSTALLED,
                                            f"{backend.name} is not installed")
             continue
