@@ -1,7 +1,8 @@
 """``python -m bleu_harness.worker own`` (the engine) and ``python -m bleu_harness.worker call
-MODULE:CALLABLE`` (a Python implementation under test): the harness's own workers, behind the
-same JSON-lines protocol as the library adapters (``bleu_harness/adapters/library_worker.py``), so
-that every backend runs in its own process, timed, and a crash or hang costs one request.
+MODULE:CALLABLE`` (a Python implementation under test): the harness's own workers, serving
+the worker protocol (:mod:`bleu_harness.protocol`) with the library adapters' loop
+(``bleu_harness/adapters/library_worker.py``), so that every backend runs in its own process,
+timed, and a crash or hang costs one request.
 
 A callable is ``fn(hypotheses, references, level, **options)`` and returns what the library
 it claims returns: a float (or anything ``float()`` accepts: numpy scalars, 0-d tensors), or

@@ -27,7 +27,7 @@ from bleu_harness.backends.own import engine_backend
 from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.history import NLTK, SACREBLEU
 from bleu_harness.execute import Executor
-from bleu_harness.records import Raised, Request, Unsupported, Value
+from bleu_harness.records import BackendRequest, Raised, Unsupported, Value
 
 ROOT = Path(__file__).resolve().parents[1]
 ENVS = ROOT / ".atlas" / "envs"
@@ -95,7 +95,7 @@ def release(request):
 
 def answer(executor, backend: str, library: str, data, level: str, options: dict):
     hyps, refs = data
-    request = Request.make(backend, library, level, hyps, refs, options)
+    request = BackendRequest.make(backend, library, level, hyps, refs, options)
     return next(iter(executor.run([request])))[1]
 
 
