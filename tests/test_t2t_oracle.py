@@ -7,14 +7,13 @@ character classes treat specially (a backslash escapes the character after it in
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from t2t_oracle import bleu_hook
 
 from bleu_harness.bleu import score
-from bleu_harness.bleu.counting import count
 from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.counting import count
 from bleu_harness.bleu.tokenizers import tokenize_t2t
 
 #: Characters around T2T's classes: ASCII punctuation and symbols (``\\``, ``]``, ``[``,
