@@ -20,9 +20,8 @@ from bleu_harness.backends.base import BackendInfo
 from bleu_harness.backends.own import engine_backend
 from bleu_harness.bleu import CONVENTIONS, ConventionError, score
 from bleu_harness.cases.loader import load
+from bleu_harness.checkplan import distinct_requests, plan_cases, roles_of
 from bleu_harness.execute import Executor
-from bleu_harness.pipeline import roles_of
-from bleu_harness.plan import distinct_requests, plan_cases
 
 
 def engine_requests():

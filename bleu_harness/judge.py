@@ -20,10 +20,10 @@ from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.agreement import RELATIVE_TOLERANCE, agree
 from bleu_harness.bleu.conventions import scores_agree, unit_score
 from bleu_harness.cases.model import Case, Expectation
+from bleu_harness.checkplan import CasePlan, PlannedCheck
 from bleu_harness.compare import difference, expected_float, matches
 from bleu_harness.explain.attribution import Scorer, attribute
 from bleu_harness.explain.diagnose import MATCH, diagnose
-from bleu_harness.plan import CasePlan, PlannedCheck
 from bleu_harness.records import (
     DIFFERENTIAL,
     DIVERGENCE,
@@ -36,11 +36,11 @@ from bleu_harness.records import (
     PASS,
     SKIPPED,
     UNSUPPORTED,
+    BackendOutcome,
+    BackendRequest,
     CheckRecord,
     HarnessError,
-    Outcome,
     Raised,
-    Request,
     Timeout,
     Unsupported,
     Value,
@@ -52,7 +52,7 @@ from bleu_harness.tags import input_tags, option_tags, scale_tag
 NO_ANSWER = Unsupported("no answer")
 
 
-def judge_case(plan: CasePlan, outcomes: Mapping[Request, Outcome],
+def judge_case(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome],
                is_engine_under_test: bool = True) -> list[CheckRecord]:
     case = plan.case
     stats_tags = statistics_tags(case)
@@ -80,7 +80,7 @@ def statistics_tags(case: Case) -> list[str]:
         return []
 
 
-def _record(case: Case, planned: PlannedCheck, actual: Outcome, verdict: str,
+def _record(case: Case, planned: PlannedCheck, actual: BackendOutcome, verdict: str,
             tags=(), message: str = "", expected: str | None = None) -> CheckRecord:
     e = planned.expectation
     diff = None
@@ -126,7 +126,7 @@ def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
     return record
 
 
-def expectation_verdict(outcome: Outcome, e: Expectation,
+def expectation_verdict(outcome: BackendOutcome, e: Expectation,
                         strict_raise: bool) -> tuple[str, str]:
     """The verdict of one answer against one expectation, and why (for anything but pass).
 
@@ -156,12 +156,12 @@ def expectation_verdict(outcome: Outcome, e: Expectation,
     return (PASS, "") if matches(value, e.value, e.compare) else (FAIL, "")
 
 
-def _no_answer(outcome: Outcome) -> str:
+def _no_answer(outcome: BackendOutcome) -> str:
     detail = outcome_message(outcome)
     return f"{shown(outcome)}: {detail}" if detail else shown(outcome)
 
 
-def failure_tags(verdict: str, outcome: Outcome, e: Expectation, stats_tags) -> list[str]:
+def failure_tags(verdict: str, outcome: BackendOutcome, e: Expectation, stats_tags) -> list[str]:
     if verdict in (PASS, SKIPPED, UNSUPPORTED):
         return []
     tags = list(stats_tags) + [t for t in option_tags(e.options, {}) if t not in stats_tags]
@@ -215,7 +215,7 @@ def answered_claim(theirs: float, allowed: float) -> Callable[[float], bool]:
     return lambda score: agree(score, theirs, max(allowed, MATCH))
 
 
-def failure_cause(case: Case, planned: PlannedCheck, outcome: Outcome, claimed,
+def failure_cause(case: Case, planned: PlannedCheck, outcome: BackendOutcome, claimed,
                   raises: str | None, scorer: Scorer) -> dict[str, Any]:
     """Why the implementation under test failed this check, for every view: a knob
     diagnosis of its answer, or the difference in kind (an exception against a value).
@@ -243,7 +243,7 @@ def failure_cause(case: Case, planned: PlannedCheck, outcome: Outcome, claimed,
                     planned.options, outcome.score, claimed, scorer).to_dict()
 
 
-def differential_verdict(ours: Outcome, theirs: Outcome, exact: bool,
+def differential_verdict(ours: BackendOutcome, theirs: BackendOutcome, exact: bool,
                          rel_tol: float) -> tuple[str, str]:
     if not isinstance(theirs, (Value, Raised)):
         return SKIPPED, f"the library gave no answer: {_no_answer(theirs)}"
@@ -327,11 +327,11 @@ def _divergence_records(plan: CasePlan, outcomes, stats_tags,
     return records
 
 
-def _comparable(outcome: Outcome) -> bool:
+def _comparable(outcome: BackendOutcome) -> bool:
     return isinstance(outcome, (Value, Raised))
 
 
-def _native(outcome: Outcome) -> float | str:
+def _native(outcome: BackendOutcome) -> float | str:
     return outcome.score if isinstance(outcome, Value) else shown(outcome)
 
 

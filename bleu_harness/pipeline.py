@@ -13,34 +13,24 @@ stopped, further signals wait (:func:`bleu_harness.signals.hold`) until the foot
 from __future__ import annotations
 
 import fnmatch
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bleu_harness.backends.base import (
-    FAILED,
-    NOT_INSTALLED,
-    READY,
-    Backend,
-    BackendInfo,
+from bleu_harness.backends.registry import (
+    engine_backend,
+    implementation_under_test,
+    reference_backends,
+    require_asked_libraries,
+    require_started,
 )
-from bleu_harness.backends.external import callable_backend, command_backend
-from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
-from bleu_harness.backends.optional import (
-    bleuscore_backend,
-    fast_bleu_backend,
-    pycocoevalcap_backend,
-    torchmetrics_backend,
-)
-from bleu_harness.backends.own import EMULATED_VERSIONS, engine_backend
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.tokenizers import get_tokenizer, tokenizer_name
 from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.cases.retokenize import retokenize
-from bleu_harness.errors import StartupError, UsageError
+from bleu_harness.checkplan import CasePlan, distinct_requests, plan_cases, roles_of
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, Executor
 from bleu_harness.gate import (
     NOTHING_KNOWN,
@@ -51,15 +41,14 @@ from bleu_harness.gate import (
     unmatched_entries,
 )
 from bleu_harness.judge import judge_case, summary_counts
-from bleu_harness.plan import CasePlan, Roles, distinct_requests, plan_cases
 from bleu_harness.records import (
     ERROR,
     EXPECTATION,
     INTERNAL,
+    BackendOutcome,
+    BackendRequest,
     CheckRecord,
     HarnessError,
-    Outcome,
-    Request,
 )
 from bleu_harness.report import stream
 from bleu_harness.report.causes import reconciled
@@ -67,16 +56,6 @@ from bleu_harness.signals import critical, exit_code_of, hold
 
 Sink = Callable[[Mapping[str, Any]], None]
 Progress = Callable[[int, int, int, int], None]  # requests done/total, cases judged/total
-
-#: The reference backends, by name: the engine, the live libraries, the optional ones.
-REFERENCE_BACKENDS: dict[str, Callable[..., Backend]] = {
-    "own": lambda python=None: engine_backend(),
-    "nltk": nltk_backend, "sacrebleu": sacrebleu_backend,
-    "torchmetrics": torchmetrics_backend, "fast-bleu": fast_bleu_backend,
-    "bleuscore": bleuscore_backend, "pycocoevalcap": pycocoevalcap_backend,
-}
-#: Libraries checked differentially only, beside a convention's primary library.
-EXTRA_LIBRARIES = ("fast-bleu", "bleuscore")
 
 
 @dataclass(frozen=True)
@@ -126,74 +105,6 @@ def select_cases(cases: Sequence[Case], pattern: str | None, tags: Sequence[str]
     return chosen
 
 
-def under_test_backend(options: RunOptions) -> Backend | None:
-    """The implementation under test, or ``None`` for the engine."""
-    if options.implementation and options.implementation_cmd:
-        raise UsageError("give --implementation or --implementation-cmd, not both")
-    if options.implementation or options.implementation_cmd:
-        if not options.claims:
-            raise UsageError("--claims CONVENTION is required with an implementation under test")
-        if options.claims not in CONVENTIONS:
-            raise UsageError(f"--claims {options.claims!r}: unknown convention "
-                             f"(known: {', '.join(CONVENTIONS)})")
-        if options.implementation:
-            return callable_backend(options.implementation, options.claims)
-        return command_backend(options.implementation_cmd, options.claims)
-    if options.claims:
-        raise UsageError("--claims needs --implementation or --implementation-cmd")
-    return None
-
-
-def reference_backends(wanted: Sequence[str], library_python: Mapping[str, str]) -> list[Backend]:
-    unknown = [b for b in wanted if b not in REFERENCE_BACKENDS]
-    if unknown:
-        raise UsageError(f"--backend {unknown[0]!r}: unknown (known: "
-                         f"{', '.join(REFERENCE_BACKENDS)})")
-    unknown = [name for name in library_python if name not in REFERENCE_BACKENDS or name == "own"]
-    if unknown:
-        raise UsageError(f"--library-python {unknown[0]}=...: not a library backend (known: "
-                         f"{', '.join(n for n in REFERENCE_BACKENDS if n != 'own')})")
-    for name, python in library_python.items():
-        if shutil.which(python) is None:
-            raise UsageError(f"--library-python {name}={python}: no such program (give the "
-                             "path of a Python interpreter with the library installed)")
-    chosen = []
-    for name in (wanted or REFERENCE_BACKENDS):
-        python = library_python.get(name)
-        chosen.append(REFERENCE_BACKENDS[name](python) if python else REFERENCE_BACKENDS[name]())
-    return chosen
-
-
-def _check_asked_libraries(infos: Sequence[BackendInfo],
-                           library_python: Mapping[str, str]) -> None:
-    """A library the user pointed at an interpreter (``--library-python``) must start: one
-    that is not installed there or does not start stops the run (exit 2), rather than
-    being left out of a run that then passes."""
-    for info in infos:
-        if info.name in library_python and info.status in (NOT_INSTALLED, FAILED):
-            raise StartupError(f"--library-python {info.name}={library_python[info.name]}: "
-                               f"{info.note or info.status}")
-
-
-def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
-             claims: tuple[str, ...], is_engine: bool, divergence_map: bool) -> Roles:
-    libraries: dict[str, BackendInfo] = {}
-    extras: dict[str, tuple[BackendInfo, ...]] = {}
-    engine = None
-    for info in infos:
-        if info.status != READY:
-            continue
-        if info.role == "engine":
-            engine = info if divergence_map else None
-        elif info.name in EXTRA_LIBRARIES:
-            extras[info.conventions[0]] = extras.get(info.conventions[0], ()) + (info,)
-        elif info.role == "library":
-            libraries[info.conventions[0]] = info
-    return Roles(under_test=under_test, claims=claims, is_engine_under_test=is_engine,
-                 libraries=libraries, extra_libraries=extras, engine=engine,
-                 engine_follows=EMULATED_VERSIONS)
-
-
 def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = None,
                 notice: Callable[[str], None] | None = None) -> RunResult:
     loaded = load(options.paths or None)
@@ -208,7 +119,8 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
         cases, untokenized = retokenize(cases, get_tokenizer(options.tokenizer),
                                         tokenizer_name(options.tokenizer), options.timeout)
         problems += untokenized
-    subject = under_test_backend(options)
+    subject = implementation_under_test(options.implementation, options.implementation_cmd,
+                                        options.claims)
     backends = reference_backends(options.backends, options.library_python)
     engine_wanted = any(b.name == "own" for b in backends)
     if subject is None and not engine_wanted:
@@ -224,14 +136,12 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
         infos = executor.start_all(([subject] if subject else []) + backends)
         if subject is not None:
             under_test = infos[0]
-            if not under_test.ready:
-                flag = "--implementation" if options.implementation else "--implementation-cmd"
-                raise StartupError(f"{flag} {subject.name}: {under_test.note}")
+            require_started(subject, under_test)
             claims, is_engine = (options.claims,), False
         else:
             under_test = next(i for i in infos if i.role == "engine")
             claims, is_engine = tuple(CONVENTIONS), True
-        _check_asked_libraries(infos, options.library_python)
+        require_asked_libraries(infos, options.library_python)
         roles = roles_of(infos, under_test, claims, is_engine, divergence_map=engine_wanted)
         header = stream.header_line(infos, loaded.corpus_hash, len(loaded.files),
                                     under_test.name, claims, options.known.describe(),
@@ -269,7 +179,7 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
     """Execute every distinct request once; judge each case, in order, as soon as all its
     answers are in, stream its lines, and add them to ``records`` and ``tally`` (a case's
     lines all or none: an interruption between two cases leaves both consistent)."""
-    outcomes: dict[Request, Outcome] = {}
+    outcomes: dict[BackendRequest, BackendOutcome] = {}
     needed = [plan.requests for plan in plans]
     next_case = 0
 
@@ -291,7 +201,7 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
         judge_ready()
 
 
-def _judge_one(plan: CasePlan, outcomes: Mapping[Request, Outcome],
+def _judge_one(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome],
                is_engine: bool) -> list[CheckRecord]:
     try:
         return judge_case(plan, outcomes, is_engine)

@@ -34,14 +34,14 @@ from pathlib import Path
 
 import pytest
 
+from bleu_harness.backends.registry import reference_backends
 from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import CASE_SUFFIXES, ROOT_MARKER, load_found
 from bleu_harness.cases.model import Case, Problem
+from bleu_harness.checkplan import plan_case, roles_of
 from bleu_harness.errors import InputError
 from bleu_harness.execute import Executor
 from bleu_harness.judge import judge_case
-from bleu_harness.pipeline import reference_backends, roles_of
-from bleu_harness.plan import plan_case
 from bleu_harness.records import DRIFT, FAILING, CheckRecord, shown
 from bleu_harness.text import clean_text, visible
 from bleu_harness.textfiles import read_head

@@ -1,8 +1,8 @@
 """The harness's vocabulary: outcomes, verdicts and check records, used by every part.
 
-An :data:`Outcome` is what one backend made of one request, as a typed union so that no
-comparison can confuse its kinds (after Bowtie's ``_core``: skipped with a reason, errored
-with context, caught or not):
+A :class:`BackendRequest` is one question for one backend; a :data:`BackendOutcome` is what
+the backend made of it, as a typed union so that no comparison can confuse its kinds (after
+Bowtie's ``_core``: skipped with a reason, errored with context, caught or not):
 
 * :class:`Value` -- a number (NaN and tiny values included), or the list of numbers NLTK
   returns for a list of weight vectors, plus any other figures the backend reports;
@@ -48,7 +48,7 @@ UNDER_TEST_CHECKS = (EXPECTATION, DIFFERENTIAL)
 # --- requests -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Request:
+class BackendRequest:
     """One question for one backend: score this input under this convention and options.
 
     Requests are values: the plan makes each distinct request once, however many checks
@@ -66,7 +66,7 @@ class Request:
 
     @classmethod
     def make(cls, backend: str, convention: str, level: str, hypotheses, references,
-             options: Mapping[str, Any], version: str = "") -> Request:
+             options: Mapping[str, Any], version: str = "") -> BackendRequest:
         return cls(backend, convention, level, tuple(hypotheses),
                    tuple(tuple(r) for r in references), canonical_json(options), version)
 
@@ -76,7 +76,7 @@ class Request:
 
 
 def canonical_json(value: Any) -> str:
-    return json.dumps(plain(value), sort_keys=True, ensure_ascii=False)
+    return json.dumps(json_ready(value), sort_keys=True, ensure_ascii=False)
 
 
 # --- outcomes -------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ class HarnessError:
         object.__setattr__(self, "message", clean_text(self.message))
 
 
-Outcome = Union[Value, Raised, Unsupported, Timeout, HarnessError]
+BackendOutcome = Union[Value, Raised, Unsupported, Timeout, HarnessError]
 
 
 def number(value: Any) -> float | None:
@@ -179,9 +179,9 @@ def number(value: Any) -> float | None:
         return None
 
 
-def value_of(answer: Any) -> Outcome:
+def value_of(answer: Any) -> BackendOutcome:
     """A score as an implementation returned it (a number, or a list of numbers) as an
-    Outcome; anything else is :class:`HarnessError` ``garbage``."""
+    BackendOutcome; anything else is :class:`HarnessError` ``garbage``."""
     if isinstance(answer, (list, tuple)):
         scores = [number(v) for v in answer]
         if not scores or any(s is None for s in scores):
@@ -200,7 +200,7 @@ _SHORT = reprlib.Repr()
 _SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist = 3, 120, 120, 8
 
 
-def shown(outcome: Outcome) -> str:
+def shown(outcome: BackendOutcome) -> str:
     """One short phrase for a report: ``0.5``, ``[0.8, 0.7]``, ``raises ZeroDivisionError``,
     ``unsupported``, ``timeout``, ``crash``."""
     if isinstance(outcome, Value):
@@ -229,7 +229,7 @@ def _from_json_float(value: Any) -> float:
     return float(value)
 
 
-def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
+def outcome_to_dict(outcome: BackendOutcome) -> dict[str, Any]:
     data: dict[str, Any] = {"kind": outcome.kind}
     if isinstance(outcome, Value):
         data["value"] = _json_float(outcome.score)
@@ -254,7 +254,7 @@ def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
     return data
 
 
-def outcome_from_dict(data: Mapping[str, Any]) -> Outcome:
+def outcome_from_dict(data: Mapping[str, Any]) -> BackendOutcome:
     """The inverse of :func:`outcome_to_dict`; a ``KeyError``/``ValueError`` on bad data."""
     kind = data["kind"]
     if kind == "value":
@@ -275,7 +275,7 @@ def outcome_from_dict(data: Mapping[str, Any]) -> Outcome:
     raise ValueError(f"unknown outcome kind {kind!r}")
 
 
-def outcome_message(outcome: Outcome) -> str:
+def outcome_message(outcome: BackendOutcome) -> str:
     return getattr(outcome, "message", "") or getattr(outcome, "reason", "")
 
 
@@ -297,7 +297,7 @@ class CheckRecord:
     convention: str
     options: Mapping[str, Any]
     expected: str | None
-    actual: Outcome
+    actual: BackendOutcome
     verdict: str
     compare: str | float | None = None
     difference: float | None = None
@@ -330,18 +330,18 @@ class CheckRecord:
     def key(self) -> tuple:
         """The identity of this check across runs (baseline, known list, diff): case, check,
         who was checked, convention, options, figure, and the other side of a comparison."""
-        options = json.dumps(plain(self.options), sort_keys=True)
+        options = json.dumps(json_ready(self.options), sort_keys=True)
         side = self.expected if self.check in (EXPECTATION, DRIFT_CHECK) else self.other
         who = "under-test" if self.check in UNDER_TEST_CHECKS else self.backend
         return (self.case, self.check, who, self.convention, options, side, self.figure)
 
 
-def plain(value: Any) -> Any:
+def json_ready(value: Any) -> Any:
     """A value as JSON holds it: tuples become lists, mappings dicts."""
     if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return [json_ready(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return float_text(value)
     return value

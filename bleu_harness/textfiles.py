@@ -11,16 +11,20 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from bleu_harness.bleu.tokenizers.perl import PERL_SPACE_CHARS
 from bleu_harness.errors import InputError
 
 # mteval-v13a.pl ``extract_sgml_tag_and_span`` (``<NAME\s*([^>]*)>(.*?)</NAME\s*>``, read by
-# :func:`_elements`) / ``extract_sgml_tag_attribute``.
+# :func:`_elements`) / ``extract_sgml_tag_attribute``, and ``s/[\s\n\r]+/ /g`` on a document.
+# ``\s`` is Perl's on the UTF-8 characters the script reads, not Python's: U+001C-U+001F
+# are no whitespace to Perl (mteval-v13a.pl:342-365, moses-smt/mosesdecoder@34452895).
+_S = f"[{PERL_SPACE_CHARS}]"
 _OPEN = {name: re.compile(f"<{name}", re.IGNORECASE) for name in ("doc", "seg")}
-_CLOSE = {name: re.compile(f"</{name}\\s*>", re.IGNORECASE) for name in ("doc", "seg")}
-_TAG_ATTRIBUTES = re.compile(r"\s*([^>]*)", re.DOTALL)
-_DOCID = re.compile(r'docid\s*=\s*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
-_SEGID = re.compile(r'id\s*=\s*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
-_WHITESPACE_RUN = re.compile(r"\s+")
+_CLOSE = {name: re.compile(f"</{name}{_S}*>", re.IGNORECASE) for name in ("doc", "seg")}
+_TAG_ATTRIBUTES = re.compile(f"{_S}*([^>]*)", re.DOTALL)
+_DOCID = re.compile(f'docid{_S}*={_S}*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
+_SEGID = re.compile(f'id{_S}*={_S}*"?([^"]*)"?', re.IGNORECASE | re.DOTALL)
+_WHITESPACE_RUN = re.compile(f"{_S}+")
 SGML_SUFFIXES = (".sgm", ".sgml")
 
 

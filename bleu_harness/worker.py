@@ -1,7 +1,8 @@
 """``python -m bleu_harness.worker own`` (the engine) and ``python -m bleu_harness.worker call
-MODULE:CALLABLE`` (a Python implementation under test): the harness's own workers, behind the
-same JSON-lines protocol as the library adapters (``bleu_harness/adapters/library_worker.py``), so
-that every backend runs in its own process, timed, and a crash or hang costs one request.
+MODULE:CALLABLE`` (a Python implementation under test): the harness's own workers, serving
+the worker protocol (:mod:`bleu_harness.protocol`) with the library adapters' loop
+(``bleu_harness/adapters/library_worker.py``), so that every backend runs in its own process,
+timed, and a crash or hang costs one request.
 
 A callable is ``fn(hypotheses, references, level, **options)`` and returns what the library
 it claims returns: a float (or anything ``float()`` accepts: numpy scalars, 0-d tensors), or
@@ -68,7 +69,7 @@ def figures(result) -> dict[str, float]:
 
 def own_worker() -> int:
     from bleu_harness.bleu import score as bleu_score
-    from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+    from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
     def info() -> dict[str, Any]:
         from bleu_harness import __version__
@@ -79,7 +80,7 @@ def own_worker() -> int:
             result = bleu_score(request["hypotheses"], request["references"],
                                 request["convention"], request["level"], **request["options"])
         except ConventionError as error:
-            if error.library_exception == UNSUPPORTED_INPUT:
+            if isinstance(error, ConventionDeclined):
                 return {"unsupported": str(error)}
             return {"error": str(error), "type": error.library_exception}
         scores = list(result.scores)

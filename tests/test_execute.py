@@ -27,11 +27,11 @@ from runs import (
     run,
 )
 
-import bleu_harness.pipeline as pipeline
+import bleu_harness.backends.registry as registry
 from bleu_harness.backends.base import LIBRARY, Backend
+from bleu_harness.checkplan import distinct_requests, plan_cases
 from bleu_harness.execute import Executor
-from bleu_harness.plan import distinct_requests, plan_cases
-from bleu_harness.records import ERROR, FAIL, PASS, Request, Timeout, Value
+from bleu_harness.records import ERROR, FAIL, PASS, BackendRequest, Timeout, Value
 from bleu_harness.report.junit import render_junit
 from bleu_harness.report.markdown import render_markdown
 from bleu_harness.report.terminal import render_terminal
@@ -129,7 +129,7 @@ def test_each_distinct_request_runs_once(tmp_path):
 def test_the_bundled_corpus_plans_each_request_once():
     from bleu_harness.backends.base import BackendInfo
     from bleu_harness.cases.loader import load
-    from bleu_harness.pipeline import roles_of
+    from bleu_harness.checkplan import roles_of
 
     engine = BackendInfo("own", "0", ("nltk",), "engine")
     library = BackendInfo("nltk", "3.10.4", ("nltk",), "library")
@@ -150,7 +150,7 @@ def fake_nltk(mode: str, version: str = "3.10.4"):
 @pytest.mark.parametrize("mode, kind", [("hang", "timeout"), ("crash", "harness-error")])
 def test_a_hanging_or_crashing_library_costs_one_request(monkeypatch, mode, kind):
     """Issue #10.7: the libraries run isolated and timed, like the implementation."""
-    monkeypatch.setitem(pipeline.REFERENCE_BACKENDS, "nltk", fake_nltk(mode))
+    monkeypatch.setitem(registry.REFERENCE_BACKENDS, "nltk", fake_nltk(mode))
     started = time.monotonic()
     result, _ = run(paths=(EMPTY,), select="empty-*hyp*", timeout=1.0)
     broken = [r for r in checks(result, "drift") if r.actual.kind == kind]
@@ -162,7 +162,7 @@ def test_a_hanging_or_crashing_library_costs_one_request(monkeypatch, mode, kind
 
 def test_a_library_release_the_backend_cannot_drive_is_said_once(monkeypatch):
     """Issue #10.5: no noise of drift and failures, one line in the header."""
-    monkeypatch.setitem(pipeline.REFERENCE_BACKENDS, "nltk", lambda python=None: Backend(
+    monkeypatch.setitem(registry.REFERENCE_BACKENDS, "nltk", lambda python=None: Backend(
         name="nltk", role=LIBRARY, conventions=("nltk",), supported=">=3.2.2", module="nltk",
         command=(sys.executable, str(TESTS / "fake_library.py"), "ok", "3.0.1")))
     result, _ = run(paths=(TIES,))
@@ -192,7 +192,7 @@ def test_hostile_messages_cannot_break_a_report(tmp_path):
 def test_the_executor_answers_as_it_goes_and_ends_its_workers():
     from bleu_harness.backends.own import engine_backend
 
-    requests = [Request.make("own", "nltk", "sentence", [f"a b c {i}"], [["a b c d"]], {})
+    requests = [BackendRequest.make("own", "nltk", "sentence", [f"a b c {i}"], [["a b c d"]], {})
                 for i in range(20)]
     with Executor(timeout=5, jobs=2) as executor:
         assert executor.start(engine_backend()).ready
@@ -209,7 +209,7 @@ def test_a_library_that_changed_its_arithmetic_is_drift_not_an_engine_failure(mo
     """Issue #10.4: under NLTK 3.6.5 every DRIFT came with FAIL differential own as nltk.
     Another release, or the same release off its recorded values while the engine keeps
     them: drift (exit 0; exit 3 with --strict-references)."""
-    monkeypatch.setitem(pipeline.REFERENCE_BACKENDS, "nltk", fake_nltk("halve", version))
+    monkeypatch.setitem(registry.REFERENCE_BACKENDS, "nltk", fake_nltk("halve", version))
     options = dict(paths=(str(CORPUS / "families" / "smoothing.yaml"),), backends=("own", "nltk"))
     result, _ = run(**options)
     moved = [r for r in checks(result, "differential") if r.verdict != PASS]

@@ -22,7 +22,7 @@ from bleu_harness.backends.optional import (
 )
 from bleu_harness.backends.own import engine_backend
 from bleu_harness.execute import Executor
-from bleu_harness.records import Raised, Request, Unsupported, Value
+from bleu_harness.records import BackendRequest, Raised, Unsupported, Value
 
 EXAMPLES = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -52,7 +52,7 @@ def executor():
 
 def answer(executor, backend: str, convention: str, data, level: str, options):
     hyps, refs = data
-    request = Request.make(backend, convention, level, hyps, refs, options)
+    request = BackendRequest.make(backend, convention, level, hyps, refs, options)
     return next(iter(executor.run([request])))[1]
 
 

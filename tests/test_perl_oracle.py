@@ -20,7 +20,9 @@ from bleu_harness.adapters.perl_scripts import (
     run_multi_bleu,
     why_unavailable,
 )
+from bleu_harness.adapters import perl_scripts
 from bleu_harness.bleu import score
+from bleu_harness.textfiles import read_parallel
 from bleu_harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
 from bleu_harness.bleu.result import ConventionError
 
@@ -126,3 +128,33 @@ def test_perl_version_is_recorded():
     if why_unavailable("multi-bleu.perl"):
         pytest.skip(why_unavailable("multi-bleu.perl"))
     assert perl_version().startswith("v5.")
+
+
+#: Characters Python's ``str.split``/``\s`` and Perl's ``\s`` disagree on, and ones both see
+#: as whitespace (mteval reads its SGML as UTF-8 characters).
+READER_SPACES = ["\x1c", "\x1d", "\x1e", "\x1f", "\xa0", "\u3000", "\u2028", "\x0b", "\x85",
+                 "  ", " ", " ", "\t", "\u200b", "\ufeff"]
+
+
+@needs("mteval-v13a.pl")
+@pytest.mark.parametrize("options", [{}, {"international_tokenization": True}])
+def test_reading_the_sgml_files_gives_what_the_script_reads(tmp_path, options):
+    """``score``/``run`` on ``.sgm`` files: the segments the reader takes from the script's
+    own input files score what the script prints for them (issue: U+001C-U+001F are no Perl
+    whitespace, so the reader must not make them spaces)."""
+    rng = random.Random("sgml reader")
+    words = ["a", "b", "cat", "the", "mat", ".", "x"]
+
+    def segment() -> str:
+        return "".join(rng.choice(words) + rng.choice(READER_SPACES)
+                       for _ in range(rng.randint(1, 6))).strip(" ")
+
+    corpora = [([segment() for _ in range(3)], [[segment()] for _ in range(3)])
+               for _ in range(40)]
+    (tmp_path / "tst.sgm").write_bytes(
+        perl_scripts._sgml("tst", [("sys", [hyps for hyps, _ in corpora])]))
+    (tmp_path / "ref.sgm").write_bytes(perl_scripts._sgml(
+        "ref", [("ref0", [[refs[0] for refs in corpus_refs] for _, corpus_refs in corpora])]))
+    hyps, refs = read_parallel(str(tmp_path / "tst.sgm"), [str(tmp_path / "ref.sgm")])
+    printed = run_mteval(corpora, options)
+    assert perl_number(score(hyps, refs, "mteval-v13a", **options).score) == printed.system

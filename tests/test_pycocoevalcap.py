@@ -19,7 +19,7 @@ from libraries import coco_bleu, ptb_pipeline
 from strategies import caption_corpus, caption_text, corpus, segment_text
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, score
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT
+from bleu_harness.bleu.result import UNSUPPORTED_INPUT  # ConventionDeclined.library_exception
 from bleu_harness.bleu.tokenizers import ptb, why_unavailable
 
 pytest.importorskip("pycocoevalcap.bleu.bleu", reason="pycocoevalcap is not installed")

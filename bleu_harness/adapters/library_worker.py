@@ -6,16 +6,10 @@ Keep it that way: no imports from ``harness``, no syntax newer than Python 3.6.
     python library_worker.py LIBRARY        # nltk, sacrebleu, torchmetrics, fast-bleu, bleuscore,
                                             # pycocoevalcap
 
-The protocol is JSON Lines on stdin/stdout, one request and one answer a line, each answer
-carrying its request's ``id``:
-
-* ``{"id": 0, "info": true}`` -> ``{"id": 0, "info": {"library", "version", "python"}}``, or
-  ``{"id": 0, "fatal": "..."}`` when the library does not import;
-* ``{"id": n, "convention", "hypotheses", "references", "level", "options"}`` ->
-  ``{"id": n, "score": x}`` (a number, or the list NLTK returns for a list of weight vectors)
-  or ``{"id": n, "error": "...", "type": "ExceptionName"}`` (the library raised), or
-  ``{"id": n, "garbage": "..."}`` when what it returned is not a score (the worker's own
-  failure to convert it is never taken for an exception of the library).
+It speaks the worker protocol in the harness's dialect, version :data:`PROTOCOL_VERSION`:
+``bleu_harness/protocol.py`` and ``bleu_harness/schema/worker-protocol.schema.json`` define it
+(this file cannot import them). Its own failure to convert what the library returned is
+answered as ``garbage``, never taken for an exception of the library.
 
 The worker's own stdout is moved to stderr before the library is imported, so nothing the
 library prints can be mistaken for an answer.
@@ -28,6 +22,10 @@ import platform
 import reprlib
 import sys
 import warnings
+
+#: The worker protocol version this worker speaks (bleu_harness.protocol.VERSION; a test
+#: holds the two together).
+PROTOCOL_VERSION = 1
 
 
 def _tuples(value):
@@ -397,8 +395,9 @@ def answer_request(handler, request):
 
 def serve(info, handler):
     """Answer requests until stdin closes. ``info()`` returns a dict for the ``info`` request
-    (or raises: the answer is then ``fatal``); ``handler(request)`` returns the answer dict
-    (``{"score": ...}``; the engine adds ``figures`` or answers ``unsupported``)."""
+    (or raises: the answer is then ``fatal``), answered with the protocol version this worker
+    speaks; ``handler(request)`` returns the answer dict (``{"score": ...}``; the engine adds
+    ``figures`` or answers ``unsupported``)."""
     channel = protocol_channel()
     for line in sys.stdin:
         if not line.strip():
@@ -407,7 +406,7 @@ def serve(info, handler):
         ident = request.get("id")
         if request.get("info"):
             try:
-                answer = {"info": info()}
+                answer = {"info": info(), "protocol": PROTOCOL_VERSION}
             except Exception as error:
                 answer = {"fatal": "%s: %s" % (type(error).__name__, error)}
         else:

@@ -1,5 +1,6 @@
-"""What a backend is: a worker process that speaks the JSON-lines protocol, and what the
-harness knows about it before and after it answers.
+"""What a backend is: a worker process that speaks the worker protocol
+(:mod:`bleu_harness.protocol`), and what the harness knows about it before and after it
+answers.
 
 Every implementation -- the engine, each reference library, the implementation under test --
 runs as its own worker process (``bleu_harness.execute`` starts, times and restarts them), so a
@@ -23,12 +24,10 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from bleu_harness.records import Outcome, Request, Unsupported
+from bleu_harness.protocol import HARNESS
+from bleu_harness.records import BackendOutcome, BackendRequest, Unsupported
 
 ENGINE, LIBRARY, UNDER_TEST = "engine", "library", "under-test"
-#: The harness's own workers answer an ``info`` request and take ``convention`` in requests;
-#: an implementation under test gets the plain protocol and a trivial request at start.
-HARNESS_PROTOCOL, USER_PROTOCOL = "harness", "user"
 READY, NOT_INSTALLED, UNSUPPORTED_VERSION, FAILED = (
     "ready", "not installed", "unsupported version", "failed to start")
 ADAPTER = Path(__file__).resolve().parents[1] / "adapters" / "library_worker.py"
@@ -67,11 +66,11 @@ class BackendInfo:
                    data.get("python", ""), data.get("status", READY), data.get("note", ""))
 
 
-def no_decline(request: Request) -> str:
+def no_decline(request: BackendRequest) -> str:
     return ""
 
 
-def as_answered(request: Request, outcome: Outcome) -> Outcome:
+def as_answered(request: BackendRequest, outcome: BackendOutcome) -> BackendOutcome:
     return outcome
 
 
@@ -87,14 +86,16 @@ class Backend:
     role: str
     conventions: tuple[str, ...]
     command: tuple[str, ...]
-    protocol: str = HARNESS_PROTOCOL
+    #: Its dialect of the worker protocol (``bleu_harness.protocol``: HARNESS, CALLABLE, USER).
+    protocol: str = HARNESS
     tolerance: float = 0.0
     supported: str = ""
     env: Mapping[str, str] | None = None
     cwd: str | None = None
-    decline: Callable[[Request], str] = no_decline
-    settle: Callable[[Request, Outcome], Outcome] = as_answered
-    #: Whether the worker answers ``figures`` beside the score (only the engine does).
+    decline: Callable[[BackendRequest], str] = no_decline
+    settle: Callable[[BackendRequest, BackendOutcome], BackendOutcome] = as_answered
+    #: Whether the worker answers ``figures`` beside the score (the engine; pycocoevalcap's
+    #: library worker its BLEU-1..n list as ``cumulative.k``).
     reports_figures: bool = False
     #: The library's import name, to tell "not installed" without starting a worker.
     module: str = ""
@@ -113,7 +114,7 @@ class Backend:
         return (f"{self.name} {version} is outside what the {self.name} backend drives "
                 f"({self.supported})")
 
-    def declined(self, request: Request) -> Outcome | None:
+    def declined(self, request: BackendRequest) -> BackendOutcome | None:
         reason = self.decline(request)
         return Unsupported(reason) if reason else None
 

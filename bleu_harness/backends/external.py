@@ -1,11 +1,7 @@
 """The implementation under test: a Python callable (``--implementation MODULE:CALLABLE``,
-run by ``python -m bleu_harness.worker call``) or any program (``--implementation-cmd``), both
-behind the JSON-lines protocol of the README ("Your implementation under test").
-
-Request, one line on stdin: ``{"id": n, "hypotheses": [...], "references": [[...], ...],
-"level": "sentence" | "corpus", "options": {...}}``. Answer, one line on stdout, with the
-same id: ``{"id": n, "score": x}`` (or the list of scores NLTK returns for a list of weight
-vectors) or ``{"id": n, "error": "...", "type": "ExceptionName"}``.
+run by ``python -m bleu_harness.worker call``) or any program (``--implementation-cmd``),
+both behind the worker protocol (:mod:`bleu_harness.protocol`; the README's "Your
+implementation under test" shows an exchange).
 """
 
 from __future__ import annotations
@@ -14,12 +10,9 @@ import os
 import shlex
 import sys
 
-from bleu_harness.backends.base import UNDER_TEST, USER_PROTOCOL, Backend
+from bleu_harness.backends.base import UNDER_TEST, Backend
 from bleu_harness.errors import UsageError
-
-#: Understands the ``info`` request too (``bleu_harness.worker call``): a bad MODULE:CALLABLE is
-#: named at start.
-CALLABLE_PROTOCOL = "callable"
+from bleu_harness.protocol import CALLABLE, USER
 
 
 def callable_backend(target: str, claims: str) -> Backend:
@@ -28,7 +21,7 @@ def callable_backend(target: str, claims: str) -> Backend:
                          "mypkg.bleu:score")
     return Backend(name=target, role=UNDER_TEST, conventions=(claims,),
                    command=(sys.executable, "-m", "bleu_harness.worker", "call", target),
-                   protocol=CALLABLE_PROTOCOL, cwd=os.getcwd())
+                   protocol=CALLABLE, cwd=os.getcwd())
 
 
 def command_backend(command: str, claims: str) -> Backend:
@@ -40,4 +33,4 @@ def command_backend(command: str, claims: str) -> Backend:
     if not argv:
         raise UsageError("--implementation-cmd: the command is empty")
     return Backend(name=command, role=UNDER_TEST, conventions=(claims,), command=argv,
-                   protocol=USER_PROTOCOL, cwd=os.getcwd())
+                   protocol=USER, cwd=os.getcwd())

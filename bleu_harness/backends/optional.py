@@ -16,18 +16,18 @@ import sys
 from bleu_harness.backends.base import LIBRARY, Backend, library_worker_command
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.tokenizers import get_tokenizer
-from bleu_harness.records import Outcome, Request, Unsupported, Value
+from bleu_harness.records import BackendOutcome, BackendRequest, Unsupported, Value
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 
 
-def only(convention: str, name: str, request: Request) -> str:
+def only(convention: str, name: str, request: BackendRequest) -> str:
     if request.convention != convention:
         return f"{name} implements only the {convention} convention"
     return ""
 
 
-def torchmetrics_decline(request: Request) -> str:
+def torchmetrics_decline(request: BackendRequest) -> str:
     return only("torchmetrics", "torchmetrics", request)
 
 
@@ -43,7 +43,7 @@ def fast_bleu_method(options) -> int | None:
     return {"method0": 0, "method1": 1, 0: 0, 1: 1}.get(options.get("smoothing", "method0"))
 
 
-def fast_bleu_decline(request: Request) -> str:
+def fast_bleu_decline(request: BackendRequest) -> str:
     """fast-bleu scores each hypothesis against the whole reference set, so it answers for
     one hypothesis at a time (NLTK ``sentence_bleu``). Its weights must sum to 1 within
     1e-15 and have at least two entries (an ``assert``); method1's epsilon is fixed."""
@@ -68,7 +68,7 @@ def fast_bleu_decline(request: Request) -> str:
     return ""
 
 
-def fast_bleu_settle(request: Request, outcome: Outcome) -> Outcome:
+def fast_bleu_settle(request: BackendRequest, outcome: BackendOutcome) -> BackendOutcome:
     """Its method0 floor underflows to 0.0 where NLTK keeps a tiny positive score."""
     if (isinstance(outcome, Value) and outcome.score == 0.0
             and fast_bleu_method(request.options) == 0):
@@ -85,7 +85,7 @@ def fast_bleu_backend(python: str = sys.executable) -> Backend:
                    settle=fast_bleu_settle, module="fast_bleu", python=python)
 
 
-def bleuscore_decline(request: Request) -> str:
+def bleuscore_decline(request: BackendRequest) -> str:
     """Where TF-NMT raises (a zero hypothesis or reference length, a segment without
     references) bleuscore returns a number or panics (CONVENTIONS.md A.1, B9-B11)."""
     if request.convention != "tf-nmt":

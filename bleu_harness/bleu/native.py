@@ -20,7 +20,8 @@ from functools import cache
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.stats import SegmentStats
 from bleu_harness.bleu.tokenizers import get_tokenizer
-from bleu_harness.bleu.tokenizers.unicode_classes import major_letters
+from bleu_harness.bleu.tokenizers.t2t import t2t_class_of
+from bleu_harness.bleu.tokenizers.unicode_classes import category_ranges, major_letters
 
 try:
     from bleu_harness.bleu import _native
@@ -64,9 +65,19 @@ def _mode(tokenizer) -> int:
 @cache
 def _load_unicode_classes() -> None:
     """Hands the C pass T2T's classes once: one byte per code point, 1 for P*, 2 for S*
-    (:func:`bleu_harness.bleu.tokenizers.unicode_classes.major_letters`, as T2T enumerates)."""
+    (:func:`bleu_harness.bleu.tokenizers.unicode_classes.major_letters`, as T2T enumerates),
+    corrected to what T2T's pasted classes match (the backslash is in neither)."""
     flags = bytes(1 if chr(b) == "P" else 2 if chr(b) == "S" else 0 for b in range(256))
-    _native.set_unicode_classes(major_letters().encode("ascii").translate(flags))
+    table = bytearray(major_letters().encode("ascii").translate(flags))
+    for flag, major in ((1, "P"), (2, "S")):
+        matched = t2t_class_of(major)
+        for first, last in category_ranges()[major]:
+            for c in range(first, last + 1):
+                if c not in matched:
+                    table[c] = 0
+        for c in matched:
+            table[c] = flag
+    _native.set_unicode_classes(bytes(table))
 
 
 def count_groups(

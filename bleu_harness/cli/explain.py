@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from bleu_harness.backends.registry import implementation_under_test, require_started
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.cli.options import (
     add_format,
     add_implementation,
     add_input,
     add_timeouts,
-    implementation_backend,
     input_of,
     show,
 )
-from bleu_harness.errors import StartupError, UsageError
+from bleu_harness.errors import UsageError
 from bleu_harness.execute import Executor
 from bleu_harness.explain import explain as explain_module
-from bleu_harness.records import Request
+from bleu_harness.records import BackendRequest
 
 NAME = "explain"
 HELP = "why conventions disagree on an input, knob by knob"
@@ -54,11 +54,9 @@ def main(args, console: Console) -> int:
     data = input_of(args, args.case_id)
     document = explain_module.explain(data, conventions)
     render = explain_module.render
-    if args.implementation or args.implementation_cmd:
-        if args.claims not in CONVENTIONS:
-            raise UsageError("--claims CONVENTION is required with an implementation "
-                             f"(known: {', '.join(CONVENTIONS)})")
-        backend = implementation_backend(args, args.claims)
+    backend = implementation_under_test(args.implementation, args.implementation_cmd,
+                                        args.claims)
+    if backend is not None:
         answers = _answers(args, backend, data)
         rows = explain_module.implementation_answers(data, args.claims, answers)
         document["implementation"] = {"name": backend.name, "claims": args.claims,
@@ -75,13 +73,10 @@ def _answers(args, backend, data):
     """The implementation's answers on the input, with each option set the case uses for
     the convention it claims (its defaults for an input typed inline)."""
     option_sets = data.option_sets.get(args.claims) or ({},)
-    requests = [Request.make(backend.name, args.claims, data.level, data.hypotheses,
+    requests = [BackendRequest.make(backend.name, args.claims, data.level, data.hypotheses,
                              data.references, data.options_for(args.claims, options))
                 for options in option_sets]
     with Executor(args.timeout, 1, args.startup_timeout) as executor:
-        info = executor.start(backend)
-        if not info.ready:
-            flag = "--implementation" if args.implementation else "--implementation-cmd"
-            raise StartupError(f"{flag} {backend.name}: {info.note}")
+        require_started(backend, executor.start(backend))
         answered = dict(executor.run(requests))
     return [(r.options, answered[r]) for r in requests]

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from bleu_harness.backends.registry import implementation_under_test, require_started
 from bleu_harness.cli.options import (
     add_format,
     add_implementation,
     add_timeouts,
-    implementation_backend,
     show,
 )
-from bleu_harness.errors import StartupError
 from bleu_harness.execute import Executor
 from bleu_harness.explain import fingerprint as fingerprint_module
 
@@ -31,13 +30,11 @@ def add_arguments(parser) -> None:
 
 
 def main(args, console: Console) -> int:
-    backend = implementation_backend(args, "")
+    backend = implementation_under_test(args.implementation, args.implementation_cmd, None,
+                                        claiming=False, required=True)
     probes = fingerprint_module.probe_cases()
     with Executor(args.timeout, 1, args.startup_timeout) as executor:
-        info = executor.start(backend)
-        if not info.ready:
-            flag = "--implementation" if args.implementation else "--implementation-cmd"
-            raise StartupError(f"{flag} {backend.name}: {info.note}")
+        require_started(backend, executor.start(backend))
         requests = fingerprint_module.probe_requests(probes, backend.name)
         answers = dict(executor.run(requests.values()))
     document = fingerprint_module.fingerprint(

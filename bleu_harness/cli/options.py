@@ -13,11 +13,9 @@ from typing import Any
 import yaml
 from rich.console import Console
 
-from bleu_harness.backends.base import Backend
-from bleu_harness.backends.external import callable_backend, command_backend
 from bleu_harness.errors import UsageError
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, check_timeout
-from bleu_harness.records import plain
+from bleu_harness.records import json_ready
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -121,15 +119,6 @@ def add_implementation(group, claims: bool = True) -> None:
                        '{"id", "score": x} or {"id", "error": "...", "type": "..."}')
 
 
-def implementation_backend(args, claims: str) -> Backend:
-    if bool(args.implementation) == bool(args.implementation_cmd):
-        raise UsageError("give exactly one of --implementation MODULE:CALLABLE or "
-                         "--implementation-cmd COMMAND")
-    if args.implementation:
-        return callable_backend(args.implementation, claims)
-    return command_backend(args.implementation_cmd, claims)
-
-
 def library_pythons(pairs: list[str]) -> dict[str, str]:
     """``--library-python nltk=/path/to/python`` (repeatable)."""
     chosen: dict[str, str] = {}
@@ -144,7 +133,7 @@ def library_pythons(pairs: list[str]) -> dict[str, str]:
 
 def print_json(document: Mapping[str, Any]) -> None:
     """A document on stdout as JSON (NaN and infinities as strings: JSON has neither)."""
-    sys.stdout.write(json.dumps(plain(document), indent=2, ensure_ascii=False,
+    sys.stdout.write(json.dumps(json_ready(document), indent=2, ensure_ascii=False,
                                 allow_nan=False, default=str) + "\n")
 
 

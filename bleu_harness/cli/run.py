@@ -8,6 +8,7 @@ import sys
 
 from rich.console import Console
 
+from bleu_harness.backends.registry import REFERENCE_BACKENDS
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.cli.options import (
     TOKENIZER_CHOICES,
@@ -28,7 +29,7 @@ from bleu_harness.gate import (
     from_baseline,
     read_known_file,
 )
-from bleu_harness.pipeline import REFERENCE_BACKENDS, RunOptions, execute_run
+from bleu_harness.pipeline import RunOptions, execute_run
 from bleu_harness.report import stream
 from bleu_harness.report.html import render_html
 from bleu_harness.report.junit import render_junit

@@ -26,7 +26,7 @@ from bleu_harness.cli.options import (
     print_json,
 )
 from bleu_harness.errors import InputError, UsageError
-from bleu_harness.records import plain
+from bleu_harness.records import json_ready
 from bleu_harness.textfiles import is_sgml, read_parallel, stream_parallel
 
 NAME = "score"
@@ -91,7 +91,8 @@ def main(args, console: Console) -> int:
                                tuple(args.option), args.sentence, args.format == "json",
                                args.jobs, tokenizer, args.remove_from_references), console)
 
-Outcome = BleuResult | ConventionError
+#: What the engine gave one convention: its result, or the refusal of the library it follows.
+ConventionAnswer = BleuResult | ConventionError
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,7 @@ def _watched_for_subwords(pairs: Iterator[tuple[str, list[str]]],
                   f"subword pieces is not BLEU over words; {hint}", file=sys.stderr)
 
 
-def outcome_dict(outcome: Outcome) -> dict[str, Any]:
+def outcome_dict(outcome: ConventionAnswer) -> dict[str, Any]:
     if isinstance(outcome, ConventionError):
         return {"convention": outcome.convention, "raises": outcome.library_exception,
                 "rule": outcome.rule}
@@ -236,32 +237,32 @@ def _document_head(args: ScoreArgs) -> dict[str, Any]:
             "level": "sentence" if args.sentence else "corpus"}
 
 
-def _json_document(args: ScoreArgs, outcomes: list[Outcome]) -> dict[str, Any]:
+def _json_document(args: ScoreArgs, outcomes: list[ConventionAnswer]) -> dict[str, Any]:
     return {**_document_head(args), "results": [outcome_dict(o) for o in outcomes]}
 
 
-def _stream_json_sentences(args: ScoreArgs, rows: Iterator[list[Outcome]]) -> None:
+def _stream_json_sentences(args: ScoreArgs, rows: Iterator[list[ConventionAnswer]]) -> None:
     """The document ``{..., "segments": [{"line": 1, "results": [...]}, ...]}``, written a
     segment at a time."""
-    head = json.dumps(plain(_document_head(args)), indent=2, ensure_ascii=False)
+    head = json.dumps(json_ready(_document_head(args)), indent=2, ensure_ascii=False)
     sys.stdout.write(head[:-2] + ',\n  "segments": [')
     for line, outcomes in enumerate(rows, start=1):
         segment = {"line": line, "results": [outcome_dict(o) for o in outcomes]}
         sys.stdout.write(("\n    " if line == 1 else ",\n    ") + json.dumps(
-            plain(segment), ensure_ascii=False, allow_nan=False, default=str))
+            json_ready(segment), ensure_ascii=False, allow_nan=False, default=str))
     sys.stdout.write("\n  ]\n}\n")
 
 
-def native(outcome: Outcome) -> float | str:
+def native(outcome: ConventionAnswer) -> float | str:
     """The score on its convention's scale, or ``raises X`` for an outcome that is an error."""
     if isinstance(outcome, ConventionError):
         return f"raises {outcome.library_exception}"
     return outcome.score
 
 
-def agreement_groups(outcomes: Sequence[Outcome]) -> list[str]:
+def agreement_groups(outcomes: Sequence[ConventionAnswer]) -> list[str]:
     """A letter per outcome; equal letters agree (``scores_agree``)."""
-    representatives: list[Outcome] = []
+    representatives: list[ConventionAnswer] = []
     letters = []
     for outcome in outcomes:
         for index, seen in enumerate(representatives):
@@ -282,7 +283,8 @@ def format_score(value: float) -> str:
     return f"{value:.4f}"
 
 
-def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[Outcome], console: Console):
+def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[ConventionAnswer],
+                  console: Console):
     refs = ", ".join(args.ref_files)
     table = Table(title=f"Corpus BLEU of {args.hyp_file} ({segments} segments) against {refs}",
                   title_justify="left")
@@ -317,7 +319,8 @@ def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[Outcome], conso
             console.print(f"  {outcome.signature}", highlight=False, soft_wrap=True)
 
 
-def _print_sentences(args: ScoreArgs, rows: Iterator[list[Outcome]], console: Console) -> None:
+def _print_sentences(args: ScoreArgs, rows: Iterator[list[ConventionAnswer]],
+                     console: Console) -> None:
     """One line of text per segment, printed as it is scored (a table of a million rows
     would be held whole before the first is shown)."""
     headers = ["line", *(f"{name} (0-{CONVENTIONS[name].scale:g})" for name in args.conventions),

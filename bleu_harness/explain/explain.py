@@ -11,7 +11,7 @@ from bleu_harness.bleu import CONVENTIONS, ConventionError, Request
 from bleu_harness.bleu.api import corpus_statistics
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.conventions import scores_agree, unit_score
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT
+from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.bleu.tokenizers import tokenizer_name
 from bleu_harness.explain.attribution import Attribution, Scorer, attribute
 from bleu_harness.explain.inputs import Input
@@ -69,7 +69,7 @@ def _answer(outcome) -> float | str | None:
     """A convention's answer as the knob model gives it: its score (native scale), or
     ``raises X``; ``None`` where it cannot take the input (unsupported)."""
     if isinstance(outcome, ConventionError):
-        if outcome.library_exception == UNSUPPORTED_INPUT:
+        if isinstance(outcome, ConventionDeclined):
             return None
         return f"raises {outcome.library_exception}"
     return outcome.score
@@ -77,7 +77,7 @@ def _answer(outcome) -> float | str | None:
 
 def _result(name: str, outcome) -> dict[str, Any]:
     if isinstance(outcome, ConventionError):
-        kind = "unsupported" if outcome.library_exception == UNSUPPORTED_INPUT else "raises"
+        kind = "unsupported" if isinstance(outcome, ConventionDeclined) else "raises"
         return {"convention": name, kind: outcome.library_exception, "rule": outcome.rule}
     return {"convention": name, "score": outcome.score,
             "score_0_1": unit_score(name, outcome.score),

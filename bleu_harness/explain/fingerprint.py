@@ -17,13 +17,13 @@ from bleu_harness.bleu import CONVENTIONS, ConventionError, score
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE, percent_scale, same_score
 from bleu_harness.bleu.conventions import unit_score
 from bleu_harness.bleu.knobs import describe
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT
+from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case
+from bleu_harness.checkplan import effective_options, request_for
 from bleu_harness.errors import InputError
 from bleu_harness.explain.diagnose import Probe, explain_answers
-from bleu_harness.plan import effective_options, request_for
-from bleu_harness.records import Outcome, Raised, Request, Value
+from bleu_harness.records import BackendOutcome, BackendRequest, Raised, Value
 
 #: family -> (the knob (``bleu_harness.bleu.knobs``) its behaviour shows, probe case ids); for
 #: the input checks the behaviour is what the matching conventions answer on the probes.
@@ -44,7 +44,7 @@ PROBES: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _scaled(outcome: Outcome, scale: float) -> float | str:
+def _scaled(outcome: BackendOutcome, scale: float) -> float | str:
     if isinstance(outcome, Value):
         return outcome.score / scale
     if isinstance(outcome, Raised):
@@ -63,7 +63,7 @@ def probe_cases(paths: Sequence[str] = ()) -> dict[str, Case]:
     return {case_id: cases[case_id] for case_id in wanted}
 
 
-def probe_requests(cases: Mapping[str, Case], backend: str) -> dict[str, Request]:
+def probe_requests(cases: Mapping[str, Case], backend: str) -> dict[str, BackendRequest]:
     """One request per probe, with the implementation's own defaults (no options)."""
     return {case_id: request_for(case, backend, "", {}) for case_id, case in cases.items()}
 
@@ -74,12 +74,12 @@ def engine_score(case: Case, convention: str) -> float | str:
         result = score(case.hypotheses, case.references, convention, case.level,
                        **effective_options(case, convention, {}))
     except ConventionError as error:
-        return "(unsupported)" if error.library_exception == UNSUPPORTED_INPUT else "raises"
+        return "(unsupported)" if isinstance(error, ConventionDeclined) else "raises"
     return unit_score(convention, result.score)
 
 
 def fingerprint(name: str, cases: Mapping[str, Case],
-                answers: Mapping[str, Outcome]) -> dict[str, Any]:
+                answers: Mapping[str, BackendOutcome]) -> dict[str, Any]:
     values = [a.score for a in answers.values() if isinstance(a, Value)]
     scale = percent_scale(values)
     families = []
@@ -110,7 +110,7 @@ def fingerprint(name: str, cases: Mapping[str, Case],
             "closest_overall": closest}
 
 
-def _one_cause(cases: Mapping[str, Case], answers: Mapping[str, Outcome],
+def _one_cause(cases: Mapping[str, Case], answers: Mapping[str, BackendOutcome],
                closest: list[str], families) -> dict[str, Any] | None:
     """One knob change of one convention (the closest first) that gives every answer the
     implementation gave -- the cause of all its differences, when there is one. Probes it

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from bleu_harness.records import CheckRecord, outcome_to_dict, plain, shown
+from bleu_harness.records import CheckRecord, json_ready, outcome_to_dict, shown
 from bleu_harness.report.diff import RunDiff
 from bleu_harness.report.stream import Run
 from bleu_harness.report.summary import cause_group, options_shown, ranked
@@ -99,7 +99,7 @@ def render_diff(result: RunDiff, old: Run, new: Run, markdown: bool) -> str:
 
 def _record(record: CheckRecord) -> dict[str, Any]:
     return {"case": record.case, "check": record.check, "backend": record.backend,
-            "convention": record.convention, "options": plain(record.options),
+            "convention": record.convention, "options": json_ready(record.options),
             "figure": record.figure, "other": record.other, "expected": record.expected,
             "actual": outcome_to_dict(record.actual), "verdict": record.verdict,
             "cause": cause_group(record)}

@@ -27,9 +27,9 @@ from bleu_harness.errors import StreamError
 from bleu_harness.records import (
     CheckRecord,
     clean_text,
+    json_ready,
     outcome_from_dict,
     outcome_to_dict,
-    plain,
 )
 from bleu_harness.report.causes import reconciled
 
@@ -116,15 +116,15 @@ def check_line(record: CheckRecord) -> dict[str, Any]:
     line: dict[str, Any] = {
         "type": "check", "case": record.case, "file": record.file, "line": record.line,
         "check": record.check, "backend": record.backend, "convention": record.convention,
-        "options": plain(record.options), "expected": record.expected,
-        "compare": plain(record.compare), "actual": outcome_to_dict(record.actual),
-        "difference": plain(record.difference), "verdict": record.verdict,
+        "options": json_ready(record.options), "expected": record.expected,
+        "compare": json_ready(record.compare), "actual": outcome_to_dict(record.actual),
+        "difference": json_ready(record.difference), "verdict": record.verdict,
         "tags": list(record.tags),
         "provenance": dict(record.provenance) if record.provenance else None,
         "message": record.message, "other": record.other, "figure": record.figure,
     }
     if record.cause is not None:
-        line["cause"] = plain(record.cause)
+        line["cause"] = json_ready(record.cause)
     if record.known is not None:
         line["known"] = record.known
     if record.versions:

@@ -51,33 +51,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import COCO_SMALL, COCO_TINY, PRODUCT_FORM, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_choice,
-    require_order,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+from bleu_harness.bleu.options import Option, choice, order
+from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
 NAME = "pycocoevalcap"
 #: ``cook_refs`` / ``cook_test`` count n-grams to their default ``n=4`` (bleu_scorer.py:35, 60).
 COUNTED_ORDERS = 4
-DEFAULTS: dict[str, Any] = {"n": 4, "option": "closest", "tokenize": "none"}
 #: ``option`` -> the knob model's reference-length rule.
 REF_RULES = {"closest": "closest_shorter", "shortest": "shortest", "average": "average"}
+#: ``none``: ``Bleu``'s own ``str.split()``; ``ptb``: the pipeline's PTBTokenizer first.
 TOKENIZE_CHOICES = ("none", "ptb")
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    options = merge_options(NAME, given, DEFAULTS)
-    require_order(NAME, "n", options["n"])
-    require_choice(NAME, "option", options["option"], tuple(REF_RULES))
-    if not callable(options["tokenize"]):  # or the user's own tokenizer
-        require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
-    return options
+OPTIONS = (
+    Option("n", 4, order()),  # Bleu(n=4)
+    Option("option", "closest", choice(REF_RULES)),  # BleuScorer.compute_score(option=...)
+    Option("tokenize", "none", choice(TOKENIZE_CHOICES, any_tokenizer=True)),
+)
 
 
 def required_order(options: Mapping[str, Any]) -> int:
@@ -118,9 +109,9 @@ def _check(corpus: CorpusStats, options: Mapping[str, Any]) -> None:
         elif corpus.segment_count == 1 or corpus.without_references == corpus.segment_count:
             first_raises = True
         else:
-            raise ConventionError(NAME, "which of IndexError (n > 4) and the reference-length "
-                                  "error comes first depends on the order of the segments",
-                                  UNSUPPORTED_INPUT)
+            raise ConventionDeclined(NAME, "which of IndexError (n > 4) and the "
+                                     "reference-length error comes first depends on the "
+                                     "order of the segments")
         if not first_raises:
             raise ConventionError(NAME, f"n={n}: cook_test counts {COUNTED_ORDERS} orders, and "
                                   "compute_score reads order 5 of the first segment",
@@ -129,10 +120,10 @@ def _check(corpus: CorpusStats, options: Mapping[str, Any]) -> None:
         raise ConventionError(NAME, *reflen_error)
     if (option == "average" and corpus.segment_count > 1
             and (corpus.most_references or 0) > 1):
-        raise ConventionError(NAME, "option='average' sums each segment's mean reference "
-                              "length in float, in segment order, which corpus statistics "
-                              "do not keep (one segment, or one reference per segment, only)",
-                              UNSUPPORTED_INPUT)
+        raise ConventionDeclined(NAME, "option='average' sums each segment's mean reference "
+                                 "length in float, in segment order, which corpus "
+                                 "statistics do not keep (one segment, or one reference per "
+                                 "segment, only)")
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

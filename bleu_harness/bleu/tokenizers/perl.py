@@ -54,8 +54,8 @@ def tokenize_multibleu_lc(text: str) -> list[str]:
 
 
 # Perl's \s on a character string (mteval reads UTF-8), listed by Perl 5.36 itself.
-_PERL_SPACE_CHARS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_PERL_SPACES = re.compile(f"[{_PERL_SPACE_CHARS}]+")
+PERL_SPACE_CHARS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_PERL_SPACES = re.compile(f"[{PERL_SPACE_CHARS}]+")
 # Where str.split() separates and Perl's \s does not.
 _PYTHON_ONLY_SPACE = re.compile("[\x1c-\x1f]")
 

@@ -24,7 +24,9 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from bleu_harness.backends.base import BackendInfo
+from bleu_harness.backends.base import ENGINE, LIBRARY, READY, BackendInfo
+from bleu_harness.backends.own import EMULATED_VERSIONS
+from bleu_harness.backends.registry import EXTRA_LIBRARIES
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.cases.model import Case, Expectation
@@ -32,7 +34,7 @@ from bleu_harness.records import (
     DIFFERENTIAL,
     DRIFT_CHECK,
     EXPECTATION,
-    Request,
+    BackendRequest,
     canonical_json,
 )
 
@@ -62,6 +64,27 @@ class Roles:
         return (library.version if library else "") or self.engine_follows.get(convention, "")
 
 
+def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
+             claims: tuple[str, ...], is_engine: bool, divergence_map: bool) -> Roles:
+    """Who plays what, from the backends a run started: the ready libraries (the primary one
+    of each convention, and the extra ones), and the engine for the divergence map."""
+    libraries: dict[str, BackendInfo] = {}
+    extras: dict[str, tuple[BackendInfo, ...]] = {}
+    engine = None
+    for info in infos:
+        if info.status != READY:
+            continue
+        if info.role == ENGINE:
+            engine = info if divergence_map else None
+        elif info.name in EXTRA_LIBRARIES:
+            extras[info.conventions[0]] = extras.get(info.conventions[0], ()) + (info,)
+        elif info.role == LIBRARY:
+            libraries[info.conventions[0]] = info
+    return Roles(under_test=under_test, claims=claims, is_engine_under_test=is_engine,
+                 libraries=libraries, extra_libraries=extras, engine=engine,
+                 engine_follows=EMULATED_VERSIONS)
+
+
 @dataclass(frozen=True)
 class PlannedCheck:
     """One check: whose answer (``subject``) is compared with what (the expectation, or the
@@ -72,8 +95,8 @@ class PlannedCheck:
     convention: str
     options: Mapping[str, Any]
     expectation: Expectation | None = None
-    subject: Request | None = None
-    reference: Request | None = None
+    subject: BackendRequest | None = None
+    reference: BackendRequest | None = None
     other: str = ""
     tolerance: float = 0.0
     skip: str = ""
@@ -86,11 +109,11 @@ class CasePlan:
     case: Case
     checks: tuple[PlannedCheck, ...]
     #: (convention, the engine's request at its default options) for the divergence map
-    divergence: tuple[tuple[str, Request], ...] = ()
+    divergence: tuple[tuple[str, BackendRequest], ...] = ()
 
     @property
-    def requests(self) -> tuple[Request, ...]:
-        wanted: dict[Request, None] = {}
+    def requests(self) -> tuple[BackendRequest, ...]:
+        wanted: dict[BackendRequest, None] = {}
         for check in self.checks:
             for request in (check.subject, check.reference):
                 if request is not None:
@@ -100,7 +123,7 @@ class CasePlan:
         return tuple(wanted)
 
 
-def distinct_requests(plans: Iterable[CasePlan]) -> tuple[Request, ...]:
+def distinct_requests(plans: Iterable[CasePlan]) -> tuple[BackendRequest, ...]:
     """Every request of every case, once, in the order the cases need them."""
     return tuple(dict.fromkeys(r for plan in plans for r in plan.requests))
 
@@ -114,12 +137,12 @@ def effective_options(case: Case, convention: str,
 
 
 def request_for(case: Case, backend: str, convention: str,
-                options: Mapping[str, Any], follow: str = "") -> Request:
+                options: Mapping[str, Any], follow: str = "") -> BackendRequest:
     """``follow``: the library release the engine is to follow (its ``version`` option)."""
     options = effective_options(case, convention, options)
     if follow:
         options["version"] = follow
-    return Request.make(backend, convention, case.level, case.hypotheses, case.references,
+    return BackendRequest.make(backend, convention, case.level, case.hypotheses, case.references,
                         options)
 
 

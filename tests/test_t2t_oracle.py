@@ -1,0 +1,56 @@
+"""The T2T convention against Tensor2Tensor's own ``bleu_hook.py`` (unmodified, in
+``tests/oracles/t2t/``, from the ``tensor2tensor`` 1.15.7 wheel on PyPI; its TensorFlow
+imports stubbed by ``tests/t2t_oracle.py``): ``bleu_tokenize`` token for token, and
+``compute_bleu`` on its tokens bit for bit, on generated text with the characters T2T's
+character classes treat specially (a backslash escapes the character after it inside the
+``[...]`` that T2T pastes its punctuation into, so ``\\`` is no punctuation there)."""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from t2t_oracle import bleu_hook
+
+from bleu_harness.bleu import score
+from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.counting import count
+from bleu_harness.bleu.tokenizers import tokenize_t2t
+
+#: Characters around T2T's classes: ASCII punctuation and symbols (``\\``, ``]``, ``[``,
+#: ``-``, ``^``), digits, Unicode punctuation, symbols, spaces and format characters.
+SPECIAL = "\\][-^.,:;!?'\"$%&*+/<=>@_`{|}~()#0123456789 \t\u00a0\u2019\u201c\u2014\u00a7" \
+          "\u20ac\u00b0\ufeff\u3001\u300c\uff0c\u2e3a\U0001f600"
+TEXT = st.text(st.sampled_from(list(SPECIAL) + list("abcxyzé")), max_size=24)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=TEXT)
+@example(text="cat\ufeff\\")
+@example(text="a\\b")
+@example(text="\\]")
+def test_bleu_tokenize(text):
+    assert tokenize_t2t(text) == bleu_hook().bleu_tokenize(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=TEXT)
+@example(text="cat\ufeff\\ x\\y")
+def test_the_counting_pass_tokenizes_as_bleu_tokenize(text):
+    """The C pass (where built) and the Python pass count T2T's tokens alike."""
+    stats = count([text], [[text]], {Preprocessing("t2t"): 1})[Preprocessing("t2t")]
+    assert stats.hyp_len == len(bleu_hook().bleu_tokenize(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hypotheses=st.lists(TEXT, min_size=1, max_size=3), data=st.data(),
+       max_order=st.integers(1, 5), use_bp=st.booleans())
+@example(hypotheses=["cat\ufeff\\"], data=None, max_order=4, use_bp=True)
+def test_compute_bleu(hypotheses, data, max_order, use_bp):
+    references = [data.draw(TEXT) for _ in hypotheses] if data else ["cat\ufeff \\"]
+    hook = bleu_hook()
+    expected = hook.compute_bleu([hook.bleu_tokenize(r) for r in references],
+                                 [hook.bleu_tokenize(h) for h in hypotheses],
+                                 max_order=max_order, use_bp=use_bp)
+    ours = score(hypotheses, [[r] for r in references], "t2t", "corpus",
+                 max_order=max_order, use_bp=use_bp, case_sensitive=True).score
+    assert float(expected).hex() == float(ours).hex(), (expected, ours)
