@@ -89,7 +89,7 @@ def files(tmp_path, monkeypatch):
 def test_score_with_your_tokenizer(files, capsys):
     assert main(["score", "hyp", "ref", "--tokenizer", "mytok:words", "--format", "json"]) == 0
     results = json.loads(capsys.readouterr().out)["results"]
-    assert [r["convention"] for r in results] == ["sacrebleu", "tf-nmt", "t2t"]
+    assert [r["convention"] for r in results] == ["sacrebleu", "tf-nmt", "t2t", "pycocoevalcap"]
     assert results[1]["score"] == score(["the cat sat.", "hello, world!"],
                                         [["the cat sat ."], ["hello world !"]], "tf-nmt",
                                         tokenize=words).score
