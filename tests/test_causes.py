@@ -15,8 +15,8 @@ from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.agreement import same_score
 from bleu_harness.cases.loader import load
 from bleu_harness.cli import main
-from bleu_harness.explain.attribution import Scorer
-from bleu_harness.explain.diagnose import MATCH, SMOOTHING_VALUES, diagnose
+from bleu_harness.divergence.diagnose import MATCH, SMOOTHING_VALUES, diagnose
+from bleu_harness.divergence.scorer import Scorer
 from bleu_harness.judge import answered_claim, recorded_claim
 from bleu_harness.plan import effective_options
 from bleu_harness.records import CheckRecord, Value

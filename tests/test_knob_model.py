@@ -20,7 +20,8 @@ from bleu_harness.bleu.counting import count
 from bleu_harness.bleu.knobs import describe
 from bleu_harness.bleu.result import UNSUPPORTED_INPUT
 from bleu_harness.cases.loader import load
-from bleu_harness.explain.attribution import Scorer, attribute
+from bleu_harness.divergence.attribution import attribute
+from bleu_harness.divergence.scorer import Scorer
 from bleu_harness.plan import effective_options
 
 CASES = load(None).cases

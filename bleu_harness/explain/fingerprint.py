@@ -20,8 +20,8 @@ from bleu_harness.bleu.knobs import describe
 from bleu_harness.bleu.result import UNSUPPORTED_INPUT
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case
+from bleu_harness.divergence.diagnose import Probe, explain_answers
 from bleu_harness.errors import InputError
-from bleu_harness.explain.diagnose import Probe, explain_answers
 from bleu_harness.plan import effective_options, request_for
 from bleu_harness.records import Outcome, Raised, Request, Value
 

@@ -179,7 +179,7 @@ def stale_reason(run: Run, named: int = 3) -> str:
 def divergences_phrase(run: Run) -> str:
     """How many conventions disagree, and how many of those the knob model explains (a
     divergence is explained when switching some of the two conventions' knobs makes them
-    agree: ``bleu_harness.explain.attribution``)."""
+    agree: ``bleu_harness.divergence.attribution``)."""
     divergences = [c for c in run.checks if c.verdict == DIVERGENCE]
     unexplained = sum(1 for c in divergences if not (c.cause or {}).get("explained"))
     said = ("all explained by the knob model" if not unexplained
