@@ -68,7 +68,7 @@ def figures(result) -> dict[str, float]:
 
 def own_worker() -> int:
     from bleu_harness.bleu import score as bleu_score
-    from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+    from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
     def info() -> dict[str, Any]:
         from bleu_harness import __version__
@@ -79,7 +79,7 @@ def own_worker() -> int:
             result = bleu_score(request["hypotheses"], request["references"],
                                 request["convention"], request["level"], **request["options"])
         except ConventionError as error:
-            if error.library_exception == UNSUPPORTED_INPUT:
+            if isinstance(error, ConventionDeclined):
                 return {"unsupported": str(error)}
             return {"error": str(error), "type": error.library_exception}
         scores = list(result.scores)

@@ -1,5 +1,6 @@
 """The engine's history against the releases themselves: for every NLTK and SacreBLEU release
-installed by ``tools/atlas.py`` (``.atlas/envs/``; CI prepares two old releases of each), the
+installed by ``tools/atlas.py`` (``.atlas/envs/``; CI prepares those on both sides of every
+change in the history), the
 engine told to follow that release gives the same float bit for bit, or raises what the
 release raises -- on generated inputs, through the stand-alone adapter on the release's own
 interpreter (Python 3.6 for NLTK 3.2.5-3.4.5).
@@ -10,6 +11,7 @@ history's documented values (CONVENTIONS.md A.4) are checked without any release
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 from pathlib import Path
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ci_oracles import in_ci
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
 
 from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
@@ -26,11 +29,12 @@ from bleu_harness.bleu.history import NLTK, SACREBLEU
 from bleu_harness.execute import Executor
 from bleu_harness.records import Raised, Request, Unsupported, Value
 
-ENVS = Path(__file__).resolve().parents[1] / ".atlas" / "envs"
+ROOT = Path(__file__).resolve().parents[1]
+ENVS = ROOT / ".atlas" / "envs"
 FACTORIES = {"nltk": nltk_backend, "sacrebleu": sacrebleu_backend}
 OPTIONS = {"nltk": NLTK_OPTIONS, "sacrebleu": SACREBLEU_OPTIONS}
 PREPARED = sorted(p.parent.parent.name for p in ENVS.glob("*/bin/python"))
-EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", "150")), deadline=None,
+EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", "100")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture])
 
@@ -64,6 +68,17 @@ def test_a_release_before_the_history_is_refused():
         score(["a"], [["a"]], "nltk", "sentence", version="3.2.1")
     assert NLTK.era_of("3.4.5") == "nltk >=3.4,<3.5"
     assert SACREBLEU.pick(">=1.5,<2") == "1.5.1"
+
+
+def test_every_ci_release_is_prepared_in_ci():
+    """Under ``CI=true`` (where ``.ci/run`` prepared them) every release on either side of a
+    history change is tested, never skipped: one missing fails here."""
+    if not in_ci():
+        pytest.skip("only CI must hold every CI release")
+    spec = importlib.util.spec_from_file_location("atlas_tool", ROOT / "tools" / "atlas.py")
+    atlas = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(atlas)
+    assert set(atlas.CI_RELEASES) <= set(PREPARED), "run: python3 tools/atlas.py prepare --ci"
 
 
 @pytest.fixture(scope="module", params=PREPARED or ["none"])

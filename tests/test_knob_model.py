@@ -18,7 +18,7 @@ from bleu_harness.bleu.compute import compute
 from bleu_harness.bleu.conventions import unit_score
 from bleu_harness.bleu.counting import count
 from bleu_harness.bleu.knobs import describe
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT
+from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.cases.loader import load
 from bleu_harness.divergence.attribution import attribute
 from bleu_harness.divergence.scorer import Scorer
@@ -33,7 +33,7 @@ def engine_answer(hypotheses, references, convention: str, level: str, options) 
     try:
         result = score(hypotheses, references, convention, level, **options)
     except ConventionError as error:
-        if error.library_exception == UNSUPPORTED_INPUT:
+        if isinstance(error, ConventionDeclined):
             return None
         return f"raises {error.library_exception}"
     except ValueError:

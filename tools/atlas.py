@@ -48,8 +48,15 @@ RELEASES = (
     ("sacrebleu", "2.4.3", "3.11"), ("sacrebleu", "2.5.1", "3.11"),
     ("sacrebleu", "2.6.0", "3.11"),
 )
-#: Two old releases of each library: what CI checks the engine's history against.
-CI_RELEASES = ("nltk-3.4.5", "nltk-3.6.5", "sacrebleu-1.5.1", "sacrebleu-2.0.0")
+#: What CI checks the engine's history against: for every change in
+#: ``bleu_harness/bleu/history.py``, the last listed release before it and the first after
+#: (``tests/test_release_lists.py`` checks that it still is).
+CI_RELEASES = (
+    "nltk-3.2.5", "nltk-3.3", "nltk-3.4", "nltk-3.4.5", "nltk-3.5", "nltk-3.6.2", "nltk-3.6.5",
+    "nltk-3.6.6", "nltk-3.8.1", "nltk-3.9.2",
+    "sacrebleu-1.4.14", "sacrebleu-1.5.1", "sacrebleu-2.0.0", "sacrebleu-2.1.0",
+    "sacrebleu-2.2.1", "sacrebleu-2.3.3",
+)
 
 
 def name_of(library: str, version: str) -> str:

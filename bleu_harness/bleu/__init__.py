@@ -10,12 +10,13 @@
 from bleu_harness.bleu.api import LEVELS, Request, score, score_many
 from bleu_harness.bleu.conventions import CONVENTIONS, get_convention
 from bleu_harness.bleu.conventions import CONVENTIONS as conventions
-from bleu_harness.bleu.result import BleuResult, ConventionError
+from bleu_harness.bleu.result import BleuResult, ConventionDeclined, ConventionError
 
 __all__ = [
     "CONVENTIONS",
     "LEVELS",
     "BleuResult",
+    "ConventionDeclined",
     "ConventionError",
     "Request",
     "conventions",

@@ -11,7 +11,7 @@ from bleu_harness.bleu.convention import Convention, Preprocessing
 from bleu_harness.bleu.conventions import get_convention
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.counting import count
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT, BleuResult, ConventionError
+from bleu_harness.bleu.result import BleuResult, ConventionDeclined, ConventionError
 from bleu_harness.bleu.tokenizers import why_unavailable
 
 LEVELS = ("sentence", "corpus")
@@ -104,7 +104,7 @@ def plan(requests: Sequence[Request], level: str = "corpus") -> Plan:
         key = convention.preprocessing(resolved)
         reason = why_unavailable(key.tokenizer)
         if reason:
-            declined[i] = ConventionError(convention.name, reason, UNSUPPORTED_INPUT)
+            declined[i] = ConventionDeclined(convention.name, reason)
             continue
         needed[key] = max(needed.get(key, 0), convention.required_order(resolved))
     return Plan(level, tuple(planned), needed, declined)

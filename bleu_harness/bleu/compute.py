@@ -46,6 +46,9 @@ class Arithmetic:
     my_log: bool = False
     #: BP is 1 only if c > r: c == r == 0 gives 0 (NLTK, MATLAB, mteval).
     strict_bp: bool = False
+    #: The precision loop ``break``s at the first order without n-grams, so later orders
+    #: are never smoothed and report 0.0 (SacreBLEU's ``if total[n - 1] == 0: break``).
+    stops_at_empty_order: bool = False
 
     def fits(self, k: KnobSettings) -> bool:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
@@ -103,17 +106,18 @@ def brevity_penalty(hyp_len: int, ref_len: int, k: KnobSettings, a: Arithmetic,
 
 
 def _nltk_precisions(corpus: CorpusStats, k: KnobSettings, matches, totals, raw):
-    """NLTK's smoothing methods (``nltk-method4..7``) at the latest release's rules."""
+    """NLTK's smoothing methods (``nltk-method4..7``) at the rules of the setting's release
+    (the latest where it names none)."""
     method = k.smoothing.removeprefix("nltk-")
     parameters = {**NLTK_PARAMETERS, {"method6": "alpha"}.get(method, "k"): k.smoothing_value}
-    inputs = SmoothingInputs.for_corpus(corpus, matches, totals, NLTK.rules(NLTK.latest),
-                                        **parameters)
+    inputs = SmoothingInputs.for_corpus(corpus, matches, totals,
+                                        NLTK.rules(k.version or NLTK.latest), **parameters)
     smoothed = smooth(method, [Fraction(m, max(t, 1)) for m, t in zip(matches, totals)], inputs)
     return [(p, r > 0) for p, r in zip(smoothed, raw)]
 
 
 def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, totals, raw,
-                r32, available: int | None) -> list[tuple[Any, bool]]:
+                r32, orders: int, available: int | None) -> list[tuple[Any, bool]]:
     """Each order's precision after smoothing and whether the order has n-grams (add-k gives
     every order k of them). ``available``: the orders the tool's statistics hold; a loop
     that reaches past them with every earlier order present raises ``IndexError``
@@ -124,10 +128,13 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
     value = k.smoothing_value
     out: list[tuple[Any, bool]] = []
     halvings = 1
-    for n in range(1, len(matches) + 1):
+    for n in range(1, orders + 1):
         if available is not None and n > available:
             if all(present for _, present in out):
                 raise IndexError("list index out of range")
+            out.append((0.0, False))
+            continue
+        if a.stops_at_empty_order and out and not out[-1][1]:
             out.append((0.0, False))
             continue
         m, t, r = matches[n - 1], totals[n - 1], raw[n - 1]
@@ -159,6 +166,10 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
         if not present and k.empty_order == "neutral":
             terms.append((w, 0))
             continue
+        if p == 0 and k.zero == "truncate":
+            break  # NLTK method0 before 3.3: the product ends at the first zero order
+        if p <= 0 and k.zero == "raises":
+            raise ValueError("math domain error")  # log(p) of NLTK before 3.6.6
         if p == 0 and a.my_log and k.zero == "zero" and w != 0:
             terms.append((w, LOG_ZERO))  # my_log(0): later orders still count (and may raise)
             continue
@@ -192,6 +203,12 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
     return math.exp(math.fsum(w * lp for w, lp in terms)), False
 
 
+def reweighed(hyp_len: int) -> tuple[float, ...]:
+    """NLTK's ``auto_reweigh``: ``(1 / hyp_len,) * hyp_len`` (a ``ZeroDivisionError`` for an
+    empty hypothesis)."""
+    return (1 / hyp_len,) * hyp_len
+
+
 def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
             zero: Any = 0.0) -> Computation:
     """BLEU of the statistics under ``k``, on ``k``'s native scale, in ``k``'s float form
@@ -210,23 +227,27 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
         return Computation(matches, totals, raw, bp, hyp_len, ref_len, a, gate,
                            tuple(precisions), tuple(scores))
 
+    if k.empty_order == "reweigh-first" and hyp_len < 4 and vectors == ((0.25,) * 4,):
+        vectors = (reweighed(hyp_len),)  # before anything else: 0 words divide by zero
+        counted = hyp_len
+        matches, raw, totals = matches[:counted], raw[:counted], totals[:counted]
     if not corpus.segment_count or counted == 0:
         return done("no orders", (zero,) * len(vectors))
     if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
         return done("all empty", (math.nan,) * len(vectors))
     if k.fewer_words == "zero" and raw[len(vectors[0]) - 1] == 0:
         return done("fewer words", (0.0,) * len(vectors))
-    if k.no_match_zero and matches[0] == 0:
+    if k.no_match_zero and not any(matches):  # no unigram match: no match at all
         return done("no match", (zero,) * len(vectors))
     if k.zero == "zero-before-smoothing" and min(matches) == 0:
         return done("zero before smoothing", (0.0,) * len(vectors))
-    precisions = _precisions(corpus, k, a, matches, totals, raw, r32, available)
+    precisions = _precisions(corpus, k, a, matches, totals, raw, r32, counted, available)
     scores = []
     for weights in vectors:
         if k.normalise and sum(weights) > 0:
             weights = tuple(w / sum(weights) for w in weights)
-        if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
-            weights = (1 / hyp_len,) * hyp_len
+        if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25,) * 4:
+            weights = reweighed(hyp_len)
         geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
         score = geometric if folded else bp * geometric
         if k.float32:

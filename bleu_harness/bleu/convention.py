@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.options import Option, option_names, resolve_options
 
 if TYPE_CHECKING:
     from bleu_harness.bleu.knobs import KnobSettings
@@ -96,85 +97,30 @@ class Convention:
 
     @classmethod
     def declared(cls, module: ModuleType) -> Convention:
-        """The convention a module declares: its ``NAME``, ``DESCRIPTION``, ``DEFAULTS``
-        (and ``ALIASES``, or ``OPTION_NAMES`` where the defaults depend on the level),
-        ``VARIANTS``, optional ``CASE_TOKENIZERS``, and its ``resolve``, ``preprocessing``,
-        ``required_order``, ``knobs`` and ``finish``. The scale and the precision are read
-        from its knob settings at the defaults (``scale``; ``float32`` -> about 1e-6)."""
-        defaults = module.knobs(module.resolve("corpus", {}), "corpus")
-        option_names = getattr(module, "OPTION_NAMES", None) or (
-            tuple(module.DEFAULTS) + tuple(getattr(module, "ALIASES", ())))
+        """The convention a module declares: its ``NAME``, ``DESCRIPTION``, ``OPTIONS``
+        (:class:`~bleu_harness.bleu.options.Option`), ``VARIANTS``, optional
+        ``CASE_TOKENIZERS``, its ``preprocessing``, ``required_order``, ``knobs`` and
+        ``finish``, and a ``resolve`` only where checking each option alone is not enough.
+        The scale and the precision are read from its knob settings at the defaults
+        (``scale``; ``float32`` -> about 1e-6)."""
+        resolve = getattr(module, "resolve", None) or DeclaredOptions(module.NAME,
+                                                                      module.OPTIONS)
+        defaults = module.knobs(resolve("corpus", {}), "corpus")
         return cls(
             name=module.NAME, description=module.DESCRIPTION, scale=defaults.scale,
-            option_names=option_names, resolve=module.resolve,
+            option_names=option_names(module.OPTIONS), resolve=resolve,
             preprocessing=module.preprocessing, required_order=module.required_order,
             knobs=module.knobs, finish=module.finish,
             case_tokenizers=getattr(module, "CASE_TOKENIZERS", ()),
             precision=FLOAT32_TOLERANCE if defaults.float32 else 0.0, variants=module.VARIANTS)
 
 
-def merge_options(
-    convention: str, given: Mapping[str, Any], defaults: Mapping[str, Any]
-) -> dict[str, Any]:
-    """``defaults`` updated with ``given``; an unknown key is a ``ValueError`` naming it."""
-    unknown = sorted(set(given) - set(defaults))
-    if unknown:
-        known = ", ".join(sorted(defaults))
-        raise ValueError(
-            f"unknown option {unknown[0]!r} for convention {convention!r} (known: {known})"
-        )
-    merged = dict(defaults)
-    merged.update(given)
-    return merged
+@dataclass(frozen=True)
+class DeclaredOptions:
+    """``resolve`` of a convention whose options are checked one by one."""
 
+    convention: str
+    options: tuple[Option, ...]
 
-def require_number(convention: str, key: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{convention}: option {key!r} must be a number, got {value!r}")
-
-
-def require_int(convention: str, key: str, value: Any, minimum: int = 1) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(
-            f"{convention}: option {key!r} must be an integer >= {minimum}, got {value!r}")
-
-
-#: The largest n-gram order the engine accepts: every library's default is 4 (mteval prints
-#: 9); an order in the millions is a typo that would only exhaust the memory.
-MAX_ORDER = 100
-
-
-def require_order(convention: str, key: str, value: Any, minimum: int = 1) -> None:
-    """An n-gram order: an integer from ``minimum`` to :data:`MAX_ORDER`."""
-    require_int(convention, key, value, minimum)
-    if value > MAX_ORDER:
-        raise ValueError(f"{convention}: option {key!r} must be at most {MAX_ORDER}, "
-                         f"got {value!r}")
-
-
-def require_bool(convention: str, key: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"{convention}: option {key!r} must be true or false, got {value!r}")
-
-
-def require_choice(convention: str, key: str, value: Any, choices) -> None:
-    if value not in choices:
-        raise ValueError(
-            f"{convention}: option {key!r} must be one of {', '.join(map(str, choices))}; "
-            f"got {value!r}"
-        )
-
-
-def weight_tuple(convention: str, key: str, value: Any) -> tuple[float, ...]:
-    """A weight vector as a tuple of numbers, or a ``ValueError`` naming the problem."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise ValueError(f"{convention}: option {key!r} must be a list of numbers, got {value!r}")
-    weights = tuple(value)
-    if len(weights) > MAX_ORDER:
-        raise ValueError(f"{convention}: option {key!r} has {len(weights)} weights; at most "
-                         f"{MAX_ORDER} n-gram orders")
-    for w in weights:
-        require_number(convention, key, w)
-    return weights
-
-
+    def __call__(self, level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_options(self.convention, self.options, given)

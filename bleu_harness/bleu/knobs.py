@@ -60,7 +60,11 @@ MEANINGS: dict[str, dict[Any, str]] = {
              "zero-before-smoothing": "any order without a match makes the score 0, before "
                                       "smoothing",
              "dropped": "an order whose precision is still 0 after smoothing is left out of "
-                        "the sum (NLTK 3.6.6+)"},
+                        "the sum (NLTK 3.6.6+)",
+             "raises": "an order whose precision is still 0 after smoothing enters the log: "
+                       "a math domain error (NLTK before 3.6.6)",
+             "truncate": "the product ends at the first order without a match (NLTK "
+                         "method0 before 3.3)"},
     "smoothing": {"none": "no smoothing",
                   "floor": "a zero count becomes a small constant (NLTK method1 / SacreBLEU "
                            "floor)",
@@ -78,7 +82,10 @@ MEANINGS: dict[str, dict[Any, str]] = {
                     "effective": "orders without hypothesis n-grams are left out (effective "
                                  "order)",
                     "reweigh": "fewer than 4 hypothesis words re-weigh uniformly over that "
-                               "many orders (NLTK auto_reweigh)"},
+                               "many orders (NLTK auto_reweigh)",
+                    "reweigh-first": "fewer than 4 hypothesis words re-weigh uniformly over "
+                                     "that many orders, before smoothing and the no-match "
+                                     "return (NLTK auto_reweigh before 3.6.6)"},
     "fewer_words": {"zero": "fewer words than N scores 0 (MATLAB)",
                     "score": "fewer words than N is scored like any input"},
     "all_empty": {"nan": "an empty candidate with empty references is NaN (MATLAB)",
@@ -259,7 +266,8 @@ def describe(knob: str, value: Any) -> str:
 
 
 def uniform(order: int) -> tuple[float, ...]:
-    return (1 / order,) * order
+    """``order`` equal weights ``1/order`` (none for order 0)."""
+    return (1 / order,) * order if order else ()
 
 
 def case_and_tokenizer(preprocessing: Preprocessing) -> dict[str, Any]:

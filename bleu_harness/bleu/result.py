@@ -108,3 +108,12 @@ class ConventionError(Exception):
         self.convention = convention
         self.rule = rule
         self.library_exception = library_exception
+
+
+class ConventionDeclined(ConventionError):
+    """The engine declines an input the library's API cannot express (T2T's several
+    references, SacreBLEU 1.x's order other than 4, a tokenizer whose package or model is
+    missing): ``reason`` says why; no guess at what the library would do."""
+
+    def __init__(self, convention: str, reason: str) -> None:
+        super().__init__(convention, reason, UNSUPPORTED_INPUT)

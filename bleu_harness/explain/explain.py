@@ -8,7 +8,7 @@ from typing import Any
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, Request
 from bleu_harness.bleu.conventions import scores_agree, unit_score
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT
+from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.bleu.tokenizers import tokenizer_name
 from bleu_harness.divergence.agreement import attribute_disagreement, disagreements
 from bleu_harness.divergence.detectors import DEFAULT_ORDER, Evidence, input_tags
@@ -60,7 +60,7 @@ def _answer(outcome) -> float | str | None:
     """A convention's answer as the knob model gives it: its score (native scale), or
     ``raises X``; ``None`` where it cannot take the input (unsupported)."""
     if isinstance(outcome, ConventionError):
-        if outcome.library_exception == UNSUPPORTED_INPUT:
+        if isinstance(outcome, ConventionDeclined):
             return None
         return f"raises {outcome.library_exception}"
     return outcome.score
@@ -68,7 +68,7 @@ def _answer(outcome) -> float | str | None:
 
 def _result(name: str, outcome) -> dict[str, Any]:
     if isinstance(outcome, ConventionError):
-        kind = "unsupported" if outcome.library_exception == UNSUPPORTED_INPUT else "raises"
+        kind = "unsupported" if isinstance(outcome, ConventionDeclined) else "raises"
         return {"convention": name, kind: outcome.library_exception, "rule": outcome.rule}
     return {"convention": name, "score": outcome.score,
             "score_0_1": unit_score(name, outcome.score),

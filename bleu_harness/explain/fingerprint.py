@@ -17,7 +17,7 @@ from bleu_harness.bleu import CONVENTIONS, ConventionError, score
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE, percent_scale, same_score
 from bleu_harness.bleu.conventions import unit_score
 from bleu_harness.bleu.knobs import describe
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT
+from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case
 from bleu_harness.divergence.diagnose import Probe, explain_answers
@@ -74,7 +74,7 @@ def engine_score(case: Case, convention: str) -> float | str:
         result = score(case.hypotheses, case.references, convention, case.level,
                        **effective_options(case, convention, {}))
     except ConventionError as error:
-        return "(unsupported)" if error.library_exception == UNSUPPORTED_INPUT else "raises"
+        return "(unsupported)" if isinstance(error, ConventionDeclined) else "raises"
     return unit_score(convention, result.score)
 
 

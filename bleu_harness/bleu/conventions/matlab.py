@@ -34,43 +34,26 @@ signature and flagged by a case in the corpus):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    weight_tuple,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    normalisable_weights,
+)
 from bleu_harness.bleu.result import ConventionError
 
 NAME = "matlab"
-DEFAULTS: dict[str, Any] = {"ngram_weights": (0.25, 0.25, 0.25, 0.25), "ignore_case": False}
-#: MATLAB's own name-value argument names, accepted as aliases.
-ALIASES = {"NgramWeights": "ngram_weights", "IgnoreCase": "ignore_case"}
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    given = {ALIASES.get(key, key): value for key, value in given.items()}
-    options = merge_options(NAME, given, DEFAULTS)
-    weights = weight_tuple(NAME, "ngram_weights", options["ngram_weights"])
-    if not weights:
-        raise ValueError(f"{NAME}: 'ngram_weights' must have at least one element")
-    if not all(math.isfinite(w) for w in weights):
-        raise ValueError(f"{NAME}: 'ngram_weights' must be finite, got {weights!r}")
-    if any(w < 0 for w in weights):
-        raise ValueError(f"{NAME}: 'ngram_weights' must be nonnegative, got {weights!r}")
-    if sum(weights) <= 0:
-        raise ValueError(f"{NAME}: 'ngram_weights' must not all be zero (cannot normalise)")
-    options["ngram_weights"] = weights
-    require_bool(NAME, "ignore_case", options["ignore_case"])
-    return options
+OPTIONS = (
+    Option("ngram_weights", (0.25, 0.25, 0.25, 0.25), normalisable_weights,
+           aliases=("NgramWeights",)),
+    Option("ignore_case", False, boolean, aliases=("IgnoreCase",)),
+)
 
 
 def required_order(options: Mapping[str, Any]) -> int:

@@ -38,14 +38,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.compute import Arithmetic
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-)
+from bleu_harness.bleu.compute import Arithmetic, Computation, compute
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import (
     KnobSettings,
@@ -53,33 +47,25 @@ from bleu_harness.bleu.knobs import (
     input_rules,
     uniform,
 )
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    choice,
+)
 from bleu_harness.bleu.result import ConventionError
 
 NAME = "mteval-v13a"
 #: ``$max_Ngram``: the script scores and prints orders 1 to 9; BLEU is the 4-gram cumulative.
 MAX_NGRAM = 9
 BLEU_ORDER = 4
-DEFAULTS: dict[str, Any] = {
-    "preserve_case": False,
-    "international_tokenization": False,
-    "brevity_penalty": "closest",
-    "no_smoothing": False,
-}
-ALIASES = {"c": "preserve_case", "-c": "preserve_case",
-           "--international-tokenization": "international_tokenization",
-           "--brevity-penalty": "brevity_penalty", "--no-smoothing": "no_smoothing"}
 REF_RULES = {"closest": "closest_shorter", "shortest": "shortest"}
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    given = {ALIASES.get(key, key): value for key, value in given.items()}
-    options = merge_options(NAME, given, DEFAULTS)
-    for key in ("preserve_case", "international_tokenization", "no_smoothing"):
-        require_bool(NAME, key, options[key])
-    require_choice(NAME, "brevity_penalty", options["brevity_penalty"], tuple(REF_RULES))
-    return options
-
-
+OPTIONS = (
+    Option("preserve_case", False, boolean, aliases=("c", "-c")),
+    Option("international_tokenization", False, boolean,
+           aliases=("--international-tokenization",)),
+    Option("brevity_penalty", "closest", choice(REF_RULES), aliases=("--brevity-penalty",)),
+    Option("no_smoothing", False, boolean, aliases=("--no-smoothing",)),
+)
 def required_order(options: Mapping[str, Any]) -> int:
     return MAX_NGRAM
 
@@ -90,7 +76,9 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("mteval-13a" if options["preserve_case"] else "mteval-13a-lc")
 
 
-def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+def settings(options: Mapping[str, Any], level: str, order: int) -> KnobSettings:
+    """The script's BLEU at one order: ``order`` = 4 is its BLEU score, orders 1 to 9 its
+    cumulative scores."""
     smoothed = not options["no_smoothing"]
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
@@ -98,66 +86,41 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
                               bp="exponent" if options["no_smoothing"] else "r/c"),
         ref=REF_RULES[options["brevity_penalty"]],
         smoothing="nist-geometric" if smoothed else "none",
-        empty_order="neutral" if smoothed else "zero", weights=uniform(BLEU_ORDER),
+        empty_order="neutral" if smoothed else "zero", weights=uniform(order),
         **case_and_tokenizer(preprocessing(options)))
 
 
-def bleu_smoothed(ref_len: int, matches, totals) -> tuple[list[float], list[float], float]:
-    """``bleu_score``: (cumulative 1..9, individual 1..9, exp_len_score)."""
-    hyp_len = totals[0]
-    exp_len_score = math.exp(min(0, 1 - ref_len / hyp_len)) if hyp_len > 0 else 0.0
-    cumulative, individual = [], []
-    score = 0
-    smooth = 1
-    for j, (m, t) in enumerate(zip(matches, totals), start=1):
-        if t == 0:
-            iscore = 0
-        elif m == 0:
-            smooth *= 2
-            iscore = math.log(1 / (smooth * t))
-        else:
-            iscore = math.log(m / t)
-        individual.append(math.exp(iscore))
-        score += iscore
-        cumulative.append(math.exp(score / j) * exp_len_score)
-    return cumulative, individual, exp_len_score
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return settings(options, level, BLEU_ORDER)
 
 
-def bleu_unsmoothed(ref_len: int, matches, totals) -> tuple[list[float], list[float]]:
-    """``bleu_score_nosmoothing``: (cumulative 1..9, individual 1..9)."""
-    cumulative, individual = [], []
-    score = 0
-    for j, (m, t) in enumerate(zip(matches, totals), start=1):
-        if m == 0:
-            cumulative.append(0.0)
-            individual.append(0.0)
-            continue
-        len_score = min(0, 1 - ref_len / totals[0])
-        score += math.log(m / t)
-        cumulative.append(math.exp(score / j + len_score))
-        individual.append(math.exp(math.log(m / t)))
-    return cumulative, individual
+def individual_scores(computed: Computation, smoothed: bool) -> tuple[float, ...]:
+    """The script's "Individual BLEU" of each order, ``exp(iscore)``: ``exp(log p)`` (not
+    always ``p``); an order without n-grams has ``iscore = 0`` when smoothed; without
+    smoothing an order without a match prints 0."""
+    return tuple(math.exp(math.log(p)) if p > 0 else (1.0 if smoothed and not present else 0.0)
+                 for p, present in computed.precisions)
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """The knob arithmetic at orders 1 to 9 (the cumulative scores; BLEU is order 4), the
+    individual scores from order 9's precisions, and the report the script prints (the
+    system-level ``length ratio`` line dies on r = 0 and on a zero length penalty)."""
     if not corpus.segment_count or corpus.has_segment_without_references:
         raise ConventionError(NAME, "every reference set must hold every segment",
                               "FATAL ERROR (die)")
-    hyp_len = corpus.hyp_len
-    ref_len = corpus.ref_len(REF_RULES[options["brevity_penalty"]])
-    matches = corpus.matches[:MAX_NGRAM]
-    totals = corpus.totals[:MAX_NGRAM]
+    smoothed = not options["no_smoothing"]
+    report_line = smoothed and level == "corpus"
+    if report_line and corpus.ref_len(REF_RULES[options["brevity_penalty"]]) == 0:
+        raise ConventionError(NAME, "the reference length is 0 and the report line divides "
+                              "by it", "Illegal division by zero")
+    computed = [compute(corpus, settings(options, level, order))
+                for order in range(1, MAX_NGRAM + 1)]
+    cumulative = tuple(c.scores[0] for c in computed)
+    individual = individual_scores(computed[-1], smoothed)
+    hyp_len, ref_len, bp = corpus.hyp_len, computed[0].ref_len, computed[0].bp
     report_lines = []
-    if options["no_smoothing"]:
-        cumulative, individual = bleu_unsmoothed(ref_len, matches, totals)
-        bp = math.exp(min(0, 1 - ref_len / hyp_len)) if hyp_len else 0.0
-    elif level == "sentence":  # a segment score: no report line
-        cumulative, individual, bp = bleu_smoothed(ref_len, matches, totals)
-    else:
-        if ref_len == 0:
-            raise ConventionError(NAME, "the reference length is 0 and the report line divides "
-                                  "by it", "Illegal division by zero")
-        cumulative, individual, bp = bleu_smoothed(ref_len, matches, totals)
+    if report_line:
         if bp == 0:
             raise ConventionError(NAME, "the system output is empty and the report line takes "
                                   "log(0) of the length penalty", "Can't take log of 0")
@@ -166,11 +129,12 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     report_lines.append("BLEU score = %.4f" % cumulative[BLEU_ORDER - 1])
     report_lines.append("Individual BLEU:" + "".join("  %2.4f " % v for v in individual))
     report_lines.append("Cumulative BLEU:" + "".join("  %2.4f " % v for v in cumulative))
+    matches, totals = corpus.matches[:MAX_NGRAM], corpus.totals[:MAX_NGRAM]
     return Finished(
-        (cumulative[BLEU_ORDER - 1],), tuple(individual[:BLEU_ORDER]), matches[:BLEU_ORDER],
-        totals[:BLEU_ORDER], float(bp), hyp_len, ref_len,
-        details={"cumulative": tuple(cumulative), "individual": tuple(individual),
-                 "counts": matches, "totals": totals},
+        computed[BLEU_ORDER - 1].scores, individual[:BLEU_ORDER], matches[:BLEU_ORDER], totals[:BLEU_ORDER],
+        float(bp), hyp_len, ref_len,
+        details={"cumulative": cumulative, "individual": individual, "counts": matches,
+                 "totals": totals},
         report="\n".join(report_lines))
 
 

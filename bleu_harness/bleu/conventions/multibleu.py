@@ -25,12 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import (
     KnobSettings,
@@ -38,21 +33,17 @@ from bleu_harness.bleu.knobs import (
     input_rules,
     uniform,
 )
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+)
 from bleu_harness.bleu.result import ConventionError
 
 NAME = "multi-bleu"
 ORDER = 4
 #: The script's initial ``$closest_length``, kept when a segment has no reference.
 NO_REFERENCE_LENGTH = 9999
-DEFAULTS: dict[str, Any] = {"lc": False}
-ALIASES = {"-lc": "lc", "lowercase": "lc"}
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    given = {ALIASES.get(key, key): value for key, value in given.items()}
-    options = merge_options(NAME, given, DEFAULTS)
-    require_bool(NAME, "lc", options["lc"])
-    return options
+OPTIONS = (Option("lc", False, boolean, aliases=("-lc", "lowercase")),)
 
 
 def required_order(options: Mapping[str, Any]) -> int:

@@ -22,65 +22,55 @@ step, with the same number types, so the floats agree bit for bit:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from fractions import Fraction
+from dataclasses import replace
 from typing import Any
 
-from bleu_harness.bleu.compute import Arithmetic
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-    require_number,
-    weight_tuple,
-)
+from bleu_harness.bleu.compute import Arithmetic, compute
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.knobs import KnobSettings, input_rules
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    choice,
+    number,
+    release,
+    weights,
+)
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.bleu.smoothing import (
     NLTK_PARAMETERS,
     SMOOTHING_ORDER,
-    SmoothingInputs,
-    smooth,
 )
 
 NAME = "nltk"
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
-DEFAULTS: dict[str, Any] = {
-    "weights": (0.25, 0.25, 0.25, 0.25),
-    "smoothing": "method0",
-    **NLTK_PARAMETERS,  # epsilon, alpha, k
-    "auto_reweigh": False,
-    "version": NLTK.latest,
-}
-METHOD5_ORDER = SMOOTHING_ORDER
 
 
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    options = merge_options(NAME, given, DEFAULTS)
-    options["weights"] = _weights(options["weights"])
-    smoothing = options["smoothing"]
-    if isinstance(smoothing, int) and not isinstance(smoothing, bool):
-        smoothing = f"method{smoothing}"
-    require_choice(NAME, "smoothing", smoothing, SMOOTHING_METHODS)
-    options["smoothing"] = smoothing
-    for key in ("epsilon", "alpha", "k"):
-        require_number(NAME, key, options[key])
-    require_bool(NAME, "auto_reweigh", options["auto_reweigh"])
-    options["version"] = str(options["version"])
-    NLTK.rules(options["version"])  # a ValueError for a release the engine does not model
-    return options
+def smoothing_method(convention: str, key: str, value: Any) -> str:
+    """``"method0"`` ... ``"method7"``, or the method's number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = f"method{value}"
+    return choice(SMOOTHING_METHODS)(convention, key, value)
 
 
-def _weights(value: Any) -> tuple:
+def weight_vectors(convention: str, key: str, value: Any) -> tuple:
     """One weight vector, or several (NLTK's ``weights[0][0]`` test for a list of vectors)."""
     if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):
-        return tuple(weight_tuple(NAME, "weights", vector) for vector in value)
-    return weight_tuple(NAME, "weights", value)
+        return tuple(weights(convention, key, vector) for vector in value)
+    return weights(convention, key, value)
+
+
+OPTIONS = (
+    Option("weights", (0.25, 0.25, 0.25, 0.25), weight_vectors),
+    Option("smoothing", "method0", smoothing_method),
+    *(Option(key, value, number) for key, value in NLTK_PARAMETERS.items()),
+    Option("auto_reweigh", False, boolean),
+    Option("version", NLTK.latest, release(NLTK)),
+)
+METHOD5_ORDER = SMOOTHING_ORDER
 
 
 def weight_sets(options: Mapping[str, Any]) -> tuple[tuple[float, ...], ...]:
@@ -112,13 +102,16 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("none", False)
 
 
-def _smoothing_knobs(options: Mapping[str, Any]) -> dict[str, Any]:
-    """NLTK's smoothing methods as knob settings (``SmoothingFunction``, Chen & Cherry 2014);
-    a precision still 0 after smoothing is left out of the sum (3.6.6, PR #2839)."""
+def _smoothing_knobs(options: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """NLTK's smoothing methods as knob settings (``SmoothingFunction``, Chen & Cherry 2014),
+    and what becomes of a precision still 0 after smoothing: left out of the sum from 3.6.6
+    (PR #2839), a math domain error before; method0 counts it as ``sys.float_info.min``
+    (3.3, PR #1844) or, before, ends the product there."""
     method = options["smoothing"]
-    method2_all = NLTK.rules(options["version"])["method2"] == "all orders"  # before 3.6
+    method2_all = rules["method2"] == "all orders"  # before 3.6
+    if method == "method0":
+        return {"zero": "tiny" if rules["zero_orders"] == "float_min" else "truncate"}
     return {
-        "method0": {"zero": "tiny"},
         "method1": {"smoothing": "floor", "smoothing_value": options["epsilon"]},
         "method2": {"smoothing": "add-k" if method2_all else "add-k-from-bigram",
                     "smoothing_value": 1},
@@ -127,66 +120,61 @@ def _smoothing_knobs(options: Mapping[str, Any]) -> dict[str, Any]:
         "method5": {"smoothing": "nltk-method5"},
         "method6": {"smoothing": "nltk-method6", "smoothing_value": options["alpha"]},
         "method7": {"smoothing": "nltk-method7", "smoothing_value": options["k"]},
-    }[method] | ({} if method == "method0" else {"zero": "dropped"})
+    }[method] | {"zero": "dropped" if rules["positive_only"] else "raises"}
 
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    rules = NLTK.rules(options["version"])
     vectors = weight_sets(options)
+    reweigh = "reweigh" if rules["reweigh"].startswith("per vector") else "reweigh-first"
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
         arithmetic=Arithmetic(strict_bp=True), ref="closest_shorter",
-        no_match_zero=True, **_smoothing_knobs(options),
-        empty_order="reweigh" if options["auto_reweigh"] else "zero",
+        no_match_zero=True, **_smoothing_knobs(options, rules),
+        empty_order=reweigh if options["auto_reweigh"] else "zero",
         weights=vectors if is_weight_list(options) else vectors[0], denominator="floor1",
         version=options["version"])
 
 
-def brevity_penalty(ref_len: int, hyp_len: int) -> float:
-    """``nltk.translate.bleu_score.brevity_penalty`` (note: int 1 or 0 at the edges)."""
-    if hyp_len > ref_len:
-        return 1
-    if hyp_len == 0:
-        return 0
-    return math.exp(1 - ref_len / hyp_len)
-
-
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """``corpus_bleu``: its input checks, then the knob arithmetic (exact ``Fraction``
+    precisions, ``math.fsum``); an int 0 on the no-match return and an int BP at its edges,
+    as ``corpus_bleu`` returns them. Before 3.6.6 ``auto_reweigh`` comes before everything
+    (an empty hypothesis divides by zero) and a list of weight vectors is one vector whose
+    items are multiplied (``TypeError`` once a score is computed)."""
     rules = NLTK.rules(options["version"])
-    if not rules["weight_lists"]:
-        return finish_before_3_6_6(corpus, options, rules)
     if not options["weights"] and rules["empty_weights"] == "IndexError":
         raise ConventionError(NAME, "empty weights fail weights[0][0] (3.6.6-3.8.1)",
                               "IndexError")
-    vectors = weight_sets(options)
+    k = knobs(options, level)
     order = max_order(options)
     _check_references(corpus, order)
-    hyp_len = corpus.hyp_len
-    ref_len = corpus.ref_len("closest_shorter")
-    matches = corpus.matches[:order]
-    denominators = corpus.floored_totals[:order]
-    bp = brevity_penalty(ref_len, hyp_len)
+    if k.empty_order == "reweigh-first" and corpus.hyp_len < 4 and k.weights == (0.25,) * 4:
+        if corpus.hyp_len == 0:
+            raise ConventionError(NAME, "auto_reweigh divides by the corpus hypothesis length "
+                                  "0 (before 3.6.6)", "ZeroDivisionError")
+        order = corpus.hyp_len
     _check_some_segment(corpus, order)
-    precisions = tuple(m / d for m, d in zip(matches, denominators))
-
-    def finished(scores: tuple[float, ...]) -> Finished:
-        return Finished(scores, precisions, matches, denominators, bp, hyp_len, ref_len)
-
-    if order == 0 or matches[0] == 0:  # "Returns 0 if there's no matching n-grams"
-        return finished((0,) * len(vectors))
-
-    p_n: list[Any] = [Fraction(m, d) for m, d in zip(matches, denominators)]
-    p_n = smooth(options["smoothing"], p_n, _inputs(corpus, options, matches, denominators,
-                                                    rules))
-    scores = []
-    for weight in vectors:
-        if options["auto_reweigh"] and hyp_len < 4 and weight == (0.25, 0.25, 0.25, 0.25):
-            weight = (1 / hyp_len,) * hyp_len
-        log_sum = math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weight, p_n) if p_i > 0)
-        try:
-            scores.append(bp * math.exp(log_sum))
-        except OverflowError:
-            raise ConventionError(NAME, "exp of the weighted log sum overflows", "OverflowError")
-    return finished(tuple(scores))
+    multiplied_vectors = is_weight_list(options) and not rules["weight_lists"]
+    if multiplied_vectors:
+        k = replace(k, weights=(1.0,) * order)
+    try:
+        c = compute(corpus, k, zero=0)
+    except OverflowError:
+        raise ConventionError(NAME, "exp of the weighted log sum overflows",
+                              "OverflowError") from None
+    except ValueError:
+        if not multiplied_vectors:
+            raise ConventionError(NAME, "a precision still 0 after smoothing enters the log "
+                                  "(before 3.6.6)", "ValueError") from None
+        c = None
+    if multiplied_vectors and (c is None or c.gate is None):
+        raise ConventionError(NAME, "a list of weight vectors is multiplied as one vector "
+                              "(before 3.6.6)", "TypeError")
+    matches, denominators = corpus.matches[:order], corpus.floored_totals[:order]
+    bp = 1 if c.hyp_len > c.ref_len else 0 if c.hyp_len == 0 else c.bp
+    return Finished(c.scores, tuple(m / d for m, d in zip(matches, denominators)), matches,
+                    denominators, bp, c.hyp_len, c.ref_len)
 
 
 def _check_some_segment(corpus: CorpusStats, order: int) -> None:
@@ -195,62 +183,6 @@ def _check_some_segment(corpus: CorpusStats, order: int) -> None:
     if not corpus.segment_count and order:
         raise ConventionError(NAME, "an empty corpus makes every precision Fraction(0, 0)",
                               "ZeroDivisionError")
-
-
-def finish_before_3_6_6(corpus: CorpusStats, options: Mapping[str, Any],
-                        rules: Mapping[str, Any]) -> Finished:
-    """``corpus_bleu`` of NLTK 3.2.2-3.6.5: one weight vector whose items are the orders
-    (a list of vectors fails where its items are multiplied); ``auto_reweigh`` before the
-    no-match return; every precision into the log sum (a 0 left by smoothing is a math
-    domain error); before 3.3, method0 ends the product at the first order without a match.
-    """
-    weights = options["weights"]
-    order = len(weights)
-    _check_references(corpus, order)
-    hyp_len = corpus.hyp_len
-    ref_len = corpus.ref_len("closest_shorter")
-    bp = brevity_penalty(ref_len, hyp_len)
-    if options["auto_reweigh"] and hyp_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
-        if hyp_len == 0:
-            raise ConventionError(NAME, "auto_reweigh divides by the corpus hypothesis length "
-                                  "0 (before 3.6.6)", "ZeroDivisionError")
-        weights = (1 / hyp_len,) * hyp_len
-    orders = len(weights)
-    _check_some_segment(corpus, orders)
-    matches = corpus.matches[:orders]
-    denominators = corpus.floored_totals[:orders]
-    precisions = tuple(m / d for m, d in zip(matches, denominators))
-
-    def finished(score: float) -> Finished:
-        return Finished((score,), precisions, matches, denominators, bp, hyp_len, ref_len)
-
-    if orders == 0 or matches[0] == 0:  # "Returns 0 if there's no matching n-grams"
-        return finished(0)
-    p_n: list[Any] = [Fraction(m, d) for m, d in zip(matches, denominators)]
-    if options["smoothing"] == "method0" and rules["zero_orders"] == "truncate":
-        p_n = p_n[:next((i for i, m in enumerate(matches) if m == 0), len(p_n))]
-    else:
-        p_n = smooth(options["smoothing"], p_n, _inputs(corpus, options, matches,
-                                                        denominators, rules))
-    terms = []
-    for w_i, p_i in zip(weights, p_n):
-        if p_i <= 0:
-            raise ConventionError(NAME, "a precision still 0 after smoothing enters the log "
-                                  "(before 3.6.6)", "ValueError")
-        if isinstance(w_i, tuple):
-            raise ConventionError(NAME, "a list of weight vectors is multiplied as one vector "
-                                  "(before 3.6.6)", "TypeError")
-        terms.append(w_i * math.log(p_i))
-    try:
-        return finished(bp * math.exp(math.fsum(terms)))
-    except OverflowError:
-        raise ConventionError(NAME, "exp of the weighted log sum overflows", "OverflowError")
-
-
-def _inputs(corpus: CorpusStats, options: Mapping[str, Any], numerators, denominators,
-            rules: Mapping[str, Any]) -> SmoothingInputs:
-    return SmoothingInputs.for_corpus(corpus, numerators, denominators, rules,
-                                      options["epsilon"], options["alpha"], options["k"])
 
 
 def _check_references(corpus: CorpusStats, order: int) -> None:

@@ -23,21 +23,11 @@ Text goes through ``str.lower`` (if ``lowercase``), ``rstrip`` and the tokenizer
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from bleu_harness.bleu.arithmetic import my_log
-from bleu_harness.bleu.compute import Arithmetic
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-    require_number,
-    require_order,
-)
+from bleu_harness.bleu.compute import Arithmetic, compute
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import SACREBLEU
 from bleu_harness.bleu.knobs import (
@@ -46,7 +36,19 @@ from bleu_harness.bleu.knobs import (
     input_rules,
     uniform,
 )
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    checked_by_resolve,
+    choice,
+    number,
+    optional,
+    order,
+    path,
+    release,
+    resolve_options,
+)
+from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 from bleu_harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 from bleu_harness.bleu.tokenizers.optional import (
     OPTIONAL_TOKENIZERS,
@@ -57,43 +59,37 @@ NAME = "sacrebleu"
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
+OPTIONS = (
+    Option("smooth_method", "exp", choice(SMOOTH_DEFAULTS)),
+    Option("smooth_value", None, optional(number)),
+    Option("effective_order", False, boolean, aliases=("use_effective_order",)),
+    Option("tokenize", "13a", checked_by_resolve),
+    Option("lowercase", False, boolean),
+    Option("max_ngram_order", 4, order(minimum=0)),
+    Option("spm_model", None, optional(path)),
+    Option("version", SACREBLEU.latest, release(SACREBLEU)),
+)
+
+
 def defaults(level: str, version: str | None = None) -> dict[str, Any]:
-    """``sacrebleu.sentence_bleu`` / ``corpus_bleu`` defaults of the release (``sentence_bleu``
-    smoothed with floor before 1.5.0)."""
+    """``sacrebleu.corpus_bleu`` / ``sentence_bleu`` defaults of the release: effective order
+    at sentence level, where ``sentence_bleu`` smoothed with floor before 1.5.0."""
     rules = SACREBLEU.rules(version)
     sentence = level == "sentence"
-    return {
+    return {option.name: option.default for option in OPTIONS} | {
         "smooth_method": rules["sentence_smoothing"] if sentence else "exp",
-        "smooth_value": None,
-        "effective_order": sentence,
-        "tokenize": "13a",
-        "lowercase": False,
-        "max_ngram_order": 4,
-        "spm_model": None,
-        "version": version or SACREBLEU.latest,
-    }
+        "effective_order": sentence, "version": version or SACREBLEU.latest}
 
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    given = dict(given)
-    if "use_effective_order" in given:  # the name in sacrebleu.corpus_bleu/sentence_bleu
-        given["effective_order"] = given.pop("use_effective_order")
+    """The options over the level's and the release's defaults; ``tokenize`` one of the
+    release's tokenizers (or the user's own callable)."""
     version = str(given["version"]) if "version" in given else None
     SACREBLEU.rules(version)  # a ValueError for a release the engine does not model
-    options = merge_options(NAME, given, defaults(level, version))
-    options["version"] = str(options["version"])
-    require_choice(NAME, "smooth_method", options["smooth_method"], tuple(SMOOTH_DEFAULTS))
-    if options["smooth_value"] is not None:
-        require_number(NAME, "smooth_value", options["smooth_value"])
-    require_bool(NAME, "effective_order", options["effective_order"])
-    require_bool(NAME, "lowercase", options["lowercase"])
+    options = resolve_options(NAME, OPTIONS, given, defaults(level, version))
     if not callable(options["tokenize"]):
-        require_choice(NAME, "tokenize", options["tokenize"],
-                       tuple(SACREBLEU.rules(options["version"])["tokenizers"]))
-    if options["spm_model"] is not None and not isinstance(options["spm_model"], str):
-        raise ValueError(f"{NAME}: option 'spm_model' must be a path, got "
-                         f"{options['spm_model']!r}")
-    require_order(NAME, "max_ngram_order", options["max_ngram_order"], minimum=0)
+        choice(SACREBLEU.rules(options["version"])["tokenizers"])(
+            NAME, "tokenize", options["tokenize"])
     return options
 
 
@@ -133,12 +129,13 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     rules = SACREBLEU.rules(options["version"])
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
-        arithmetic=Arithmetic(unit="percent", log_sum="mean", my_log=True), ref="closest_shorter",
+        arithmetic=Arithmetic(unit="percent", log_sum="mean", my_log=True,
+                              stops_at_empty_order=True), ref="closest_shorter",
         unreferenced_length=-1, no_match_zero=rules["no_match_zero"],
         smoothing=SMOOTHING_KNOBS[options["smooth_method"]],
         smoothing_value=smooth_value(options),
         empty_order="effective" if options["effective_order"] else "zero",
-        weights=uniform(options["max_ngram_order"]), scale=100.0, version=options["version"],
+        weights=uniform(loop_orders(options)), scale=100.0, version=options["version"],
         **case_and_tokenizer(preprocessing(options)))
 
 
@@ -181,62 +178,34 @@ def _check_references_1x(corpus: CorpusStats, level: str, rules: Mapping[str, An
         raise ConventionError(NAME, "a segment without a valid reference (1.5)", "EOFError")
 
 
+def loop_orders(options: Mapping[str, Any]) -> int:
+    """The orders ``compute_bleu`` loops over: 4 in 2.0.0 whatever ``max_ngram_order`` says
+    (``range(1, self.NGRAM_ORDER + 1)``; an ``IndexError`` past the statistics), else the
+    option."""
+    if SACREBLEU.rules(options["version"])["max_order"] == "4 in compute_bleu":
+        return 4
+    return options["max_ngram_order"]
+
+
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """``BLEU.compute_bleu`` over the statistics: the knob arithmetic in SacreBLEU's form
+    (percent precisions, ``my_log``, ``sum(...) / eff_order``); precisions 0.0 from the
+    first order without n-grams on, and on the no-match return."""
     rules = SACREBLEU.rules(options["version"])
     order = options["max_ngram_order"]
     if rules["max_order"] == "4 only" and order != 4:
-        raise ConventionError(NAME, "SacreBLEU 1.x scores 4-grams only (BLEU.NGRAM_ORDER)",
-                              UNSUPPORTED_INPUT)
+        raise ConventionDeclined(NAME, "SacreBLEU 1.x scores 4-grams only (BLEU.NGRAM_ORDER)")
     _check_references(corpus, level, order, rules)
-    sys_len = corpus.hyp_len
-    ref_len = corpus.ref_len("closest_shorter", without_references=-1)
-    counts = corpus.matches[:order]
-    totals = corpus.totals[:order]
     try:
-        score, precisions, bp = compute_bleu(
-            list(counts), list(totals), sys_len, ref_len, options["smooth_method"],
-            smooth_value(options), options["effective_order"],
-            4 if rules["max_order"] == "4 in compute_bleu" else order,
-            rules["no_match_zero"])
+        c = compute(corpus, knobs(options, level), available=order)
     except (ValueError, ZeroDivisionError, OverflowError, IndexError) as error:
         raise ConventionError(
             NAME, f"compute_bleu fails with these smoothing values: {error}",
             type(error).__name__) from None
-    return Finished((score,), tuple(precisions), counts, totals, bp, sys_len, ref_len)
-
-
-def compute_bleu(correct: list, total: list, sys_len: int, ref_len: int, smooth_method: str,
-                 smooth_value: float | None, effective_order: bool, max_order: int,
-                 no_match_zero: bool = True):
-    """``BLEU.compute_bleu``: returns (score, precisions in percent, bp). ``max_order`` is
-    the orders it loops over (2.0.0 loops over 4 whatever the statistics hold: an
-    IndexError for fewer); ``no_match_zero`` is the 0 for no match at all (2.0.0, #141)."""
-    bp = 1.0
-    if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-    precisions = [0.0] * max_order
-    if no_match_zero and not any(correct):
-        return 0.0, precisions, bp
-    smooth_mteval = 1.0
-    eff_order = max_order
-    for n in range(1, max_order + 1):
-        if smooth_method == "add-k" and n > 1:
-            correct[n - 1] += smooth_value
-            total[n - 1] += smooth_value
-        if total[n - 1] == 0:
-            break
-        if effective_order:
-            eff_order = n
-        if correct[n - 1] == 0:
-            if smooth_method == "exp":
-                smooth_mteval *= 2
-                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
-            elif smooth_method == "floor":
-                precisions[n - 1] = 100.0 * smooth_value / total[n - 1]
-        else:
-            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
-    score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
-    return score, precisions, bp
+    looped = loop_orders(options)
+    precisions = (0.0,) * looped if c.gate else tuple(p for p, _ in c.precisions)
+    return Finished(c.scores, precisions, corpus.matches[:order], corpus.totals[:order], c.bp,
+                    c.hyp_len, c.ref_len)
 
 
 #: What ``bleu-harness identify`` searches.
@@ -249,5 +218,4 @@ DESCRIPTION = ("SacreBLEU BLEU: tokenized raw text, exp/floor/add-k smoothing, e
                "order, 0-100 scale")
 #: Case-file tokenizer names its ``tokenize`` option accepts.
 CASE_TOKENIZERS = SACREBLEU_TOKENIZERS
-#: Every option name: the options of both levels and the alias ``use_effective_order``.
-OPTION_NAMES = tuple(defaults("corpus")) + ("use_effective_order",)
+

@@ -23,14 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-    require_order,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import (
     KnobSettings,
@@ -38,22 +31,22 @@ from bleu_harness.bleu.knobs import (
     input_rules,
     uniform,
 )
-from bleu_harness.bleu.result import UNSUPPORTED_INPUT, ConventionError
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    choice,
+    order,
+)
+from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
 NAME = "t2t"
 TOKENIZE_CHOICES = ("t2t", "none")
-DEFAULTS: dict[str, Any] = {
-    "max_order": 4, "use_bp": True, "case_sensitive": False, "tokenize": "t2t"}
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    options = merge_options(NAME, given, DEFAULTS)
-    require_order(NAME, "max_order", options["max_order"], minimum=0)
-    require_bool(NAME, "use_bp", options["use_bp"])
-    require_bool(NAME, "case_sensitive", options["case_sensitive"])
-    if not callable(options["tokenize"]):  # or the user's own tokenizer
-        require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
-    return options
+OPTIONS = (
+    Option("max_order", 4, order(minimum=0)),
+    Option("use_bp", True, boolean),
+    Option("case_sensitive", False, boolean),
+    Option("tokenize", "t2t", choice(TOKENIZE_CHOICES, any_tokenizer=True)),
+)
 
 
 def required_order(options: Mapping[str, Any]) -> int:
@@ -77,8 +70,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     """``compute_bleu``'s input checks, then the knob arithmetic (mean of logs, BP from
     ``1/ratio``, ``np.float32`` at the end), reported with the smoothed precisions."""
     if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
-        raise ConventionError(NAME, "compute_bleu takes exactly one reference per segment",
-                              UNSUPPORTED_INPUT)
+        raise ConventionDeclined(NAME, "compute_bleu takes exactly one reference per segment")
     if options["max_order"] == 0:
         raise ConventionError(NAME, "max_order=0 leaves no precisions, and max() of none "
                               "raises", "ValueError")

@@ -28,20 +28,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_choice,
-    require_order,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
     input_rules,
     uniform,
+)
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    choice,
+    order,
 )
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
@@ -50,16 +49,11 @@ NAME = "tf-nmt"
 TOKENIZE_CHOICES = SACREBLEU_TOKENIZERS + ("split-space", "strip-split-space", "space")
 #: Where a ``tokenize`` choice means another tokenizer than SacreBLEU's of that name.
 TOKENIZERS = {"13a": "13a-unstripped", "space": "split-space"}
-DEFAULTS: dict[str, Any] = {"max_order": 4, "smooth": False, "tokenize": "13a"}
-
-
-def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    options = merge_options(NAME, given, DEFAULTS)
-    require_order(NAME, "max_order", options["max_order"], minimum=0)
-    require_bool(NAME, "smooth", options["smooth"])
-    if not callable(options["tokenize"]):  # or the user's own tokenizer
-        require_choice(NAME, "tokenize", options["tokenize"], TOKENIZE_CHOICES)
-    return options
+OPTIONS = (
+    Option("max_order", 4, order(minimum=0)),
+    Option("smooth", False, boolean),
+    Option("tokenize", "13a", choice(TOKENIZE_CHOICES, any_tokenizer=True)),
+)
 
 
 def required_order(options: Mapping[str, Any]) -> int:

@@ -24,32 +24,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
-from bleu_harness.bleu.convention import (
-    Finished,
-    Preprocessing,
-    merge_options,
-    require_bool,
-    require_order,
-    weight_tuple,
-)
+from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules
+from bleu_harness.bleu.options import (
+    Option,
+    boolean,
+    optional,
+    order,
+    resolve_options,
+    weights,
+)
 from bleu_harness.bleu.result import ConventionError
 
 NAME = "torchmetrics"
-DEFAULTS: dict[str, Any] = {"n_gram": 4, "smooth": False, "weights": None}
+OPTIONS = (
+    Option("n_gram", 4, order()),
+    Option("smooth", False, boolean),
+    Option("weights", None, optional(weights)),
+)
 
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
-    options = merge_options(NAME, given, DEFAULTS)
-    require_order(NAME, "n_gram", options["n_gram"])
-    require_bool(NAME, "smooth", options["smooth"])
-    if options["weights"] is not None:
-        weights = weight_tuple(NAME, "weights", options["weights"])
-        if len(weights) != options["n_gram"]:
-            raise ValueError(f"{NAME}: List of weights has different weights than `n_gram`: "
-                             f"{len(weights)} != {options['n_gram']}")
-        options["weights"] = weights
+    """The options, and ``weights`` of ``n_gram`` entries (``_bleu_score_update``'s check)."""
+    options = resolve_options(NAME, OPTIONS, given)
+    if options["weights"] is not None and len(options["weights"]) != options["n_gram"]:
+        raise ValueError(f"{NAME}: List of weights has different weights than `n_gram`: "
+                         f"{len(options['weights'])} != {options['n_gram']}")
     return options
 
 
