@@ -13,7 +13,13 @@ from xml.etree import ElementTree
 
 from rich.console import Console
 
-from bleu_harness.records import DIFFERENTIAL, DIVERGENCE_CHECK, EXPECTATION, CheckRecord, Value
+from bleu_harness.records import (
+    DIFFERENTIAL,
+    DIVERGENCE_CHECK,
+    EXPECTATION,
+    CheckRecord,
+    Value,
+)
 from bleu_harness.report.diff import diff_runs
 from bleu_harness.report.diffview import render_diff
 from bleu_harness.report.html import matrix_data
