@@ -17,9 +17,9 @@ import os
 from pathlib import Path
 
 import pytest
+from ci_oracles import in_ci
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ci_oracles import in_ci
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
 
 from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
