@@ -42,6 +42,9 @@ class Arithmetic:
     bp: str = "r/c"
     #: The native score is ``scale * score`` (multi-bleu's ``100 * $bleu``).
     times_scale: bool = False
+    #: The native score is ``(scale * bp) * exp(...)``: the scale multiplies the BP first
+    #: (compare-mt's ``self.scale * bp * math.exp(prec)``).
+    scale_first: bool = False
     #: ``log 0 = -9999999999``, a term, and the sum goes on (SacreBLEU, multi-bleu).
     my_log: bool = False
     #: BP is 1 only if c > r: c == r == 0 gives 0 (NLTK, MATLAB, mteval).
@@ -249,6 +252,9 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
         if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25,) * 4:
             weights = reweighed(hyp_len)
         geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
+        if a.scale_first:
+            scores.append(k.scale * bp * geometric)
+            continue
         score = geometric if folded else bp * geometric
         if k.float32:
             score = float32(score)

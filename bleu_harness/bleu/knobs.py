@@ -307,5 +307,6 @@ def knob_score(corpus: CorpusStats, k: KnobSettings) -> float:
     (:func:`~bleu_harness.bleu.compute.compute`), in the convention's float form."""
     computed = compute(corpus, k)
     native = computed.scores[0]
-    scaled = computed.arithmetic.unit == "percent" or computed.arithmetic.times_scale
+    form = computed.arithmetic
+    scaled = form.unit == "percent" or form.times_scale or form.scale_first
     return native / k.scale if scaled and k.scale != 1 else native
