@@ -163,12 +163,16 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
              ref_len: int) -> tuple[float, bool]:
     """exp of the weighted log sum, and whether the BP is already folded into it."""
     terms: list[tuple[float, float]] = []
-    for w, (p, present) in zip(weights, precisions):
+    for index, (w, (p, present)) in enumerate(zip(weights, precisions)):
         if not present and k.empty_order == "effective":
             break
         if not present and k.empty_order == "neutral":
             terms.append((w, 0))
             continue
+        if p == 0 and k.zero == "first-weight-tiny":  # NLTK 3.2.4-3.2.5 emulate_multibleu
+            if index < 5:  # method0 returns [sys.float_info.min]: one term, w1's
+                terms = [(weights[0], math.log(sys.float_info.min))]
+            break
         if p == 0 and k.zero == "truncate":
             break  # NLTK method0 before 3.3: the product ends at the first zero order
         if p <= 0 and k.zero == "raises":
@@ -258,6 +262,8 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
         score = geometric if folded else bp * geometric
         if k.float32:
             score = float32(score)
+        if k.rounding is not None:
+            score = round(score, k.rounding)
         if a.times_scale and k.scale != 1:  # never 1.0 * x: NLTK's int 0 stays an int
             score = k.scale * score
         scores.append(score)
