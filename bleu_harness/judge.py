@@ -16,14 +16,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.agreement import RELATIVE_TOLERANCE, agree
-from bleu_harness.bleu.conventions import scores_agree, unit_score
 from bleu_harness.cases.model import Case, Expectation
 from bleu_harness.checkplan import CasePlan, PlannedCheck
 from bleu_harness.compare import difference, expected_float, matches
-from bleu_harness.explain.attribution import Scorer, attribute
-from bleu_harness.explain.diagnose import MATCH, diagnose
+from bleu_harness.divergence.agreement import attribute_disagreement, disagreements
+from bleu_harness.divergence.detectors import check_tags, input_tags, pair_tags
+from bleu_harness.divergence.diagnose import MATCH, diagnose
+from bleu_harness.divergence.scorer import Scorer
 from bleu_harness.records import (
     DIFFERENTIAL,
     DIVERGENCE,
@@ -47,7 +47,6 @@ from bleu_harness.records import (
     outcome_message,
     shown,
 )
-from bleu_harness.tags import input_tags, option_tags, scale_tag
 
 NO_ANSWER = Unsupported("no answer")
 
@@ -55,8 +54,8 @@ NO_ANSWER = Unsupported("no answer")
 def judge_case(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome],
                is_engine_under_test: bool = True) -> list[CheckRecord]:
     case = plan.case
-    stats_tags = statistics_tags(case)
     scorer = Scorer(case.hypotheses, case.references, case.level)
+    stats_tags = statistics_tags(case, scorer)
     records: list[CheckRecord] = []
     for planned in plan.checks:
         if planned.check in (EXPECTATION, DRIFT_CHECK):
@@ -73,9 +72,11 @@ def judge_case(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome]
     return records
 
 
-def statistics_tags(case: Case) -> list[str]:
+def statistics_tags(case: Case, scorer: Scorer) -> list[str]:
+    """The tags of the case's input, read off the statistics ``scorer`` keeps for it (the
+    ones its attribution and diagnosis read); none where the input cannot be counted."""
     try:
-        return input_tags(case.hypotheses, case.references, case.level, case.tokenizer)
+        return input_tags(scorer, case.tokenizer)
     except ValueError:
         return []
 
@@ -164,12 +165,12 @@ def _no_answer(outcome: BackendOutcome) -> str:
 def failure_tags(verdict: str, outcome: BackendOutcome, e: Expectation, stats_tags) -> list[str]:
     if verdict in (PASS, SKIPPED, UNSUPPORTED):
         return []
-    tags = list(stats_tags) + [t for t in option_tags(e.options, {}) if t not in stats_tags]
+    value = expected = None
     if isinstance(outcome, Value) and e.value not in (None, "NaN"):
         value = outcome.figure(e.figure)
         if value is not None:
-            tags += scale_tag(value, expected_float(e.value))
-    return tags
+            expected = expected_float(e.value)
+    return check_tags(stats_tags, e.options, value, expected)
 
 
 # --- differential ---------------------------------------------------------------------------
@@ -183,9 +184,9 @@ def _differential_record(case: Case, planned: PlannedCheck, outcomes, stats_tags
     verdict, message = differential_verdict(ours, theirs, exact, allowed)
     tags: list[str] = []
     if verdict in (FAIL, ERROR):
-        tags = list(stats_tags) + option_tags(planned.options, {})
-        if isinstance(ours, Value) and isinstance(theirs, Value):
-            tags += scale_tag(ours.score, theirs.score)
+        both = isinstance(ours, Value) and isinstance(theirs, Value)
+        tags = check_tags(stats_tags, planned.options, ours.score if both else None,
+                          theirs.score if both else None)
     if verdict == FAIL:
         drift = _drift_explains(planned, judged)
         if drift:
@@ -223,7 +224,7 @@ def failure_cause(case: Case, planned: PlannedCheck, outcome: BackendOutcome, cl
     The same for every kind of check: ``claimed`` (what the convention gives here, the
     recorded value or the live library's answer: ``recorded_claim``, ``answered_claim``)
     only confirms that the knob model reproduces the convention
-    (``bleu_harness.explain.diagnose``)."""
+    (``bleu_harness.divergence.diagnose``)."""
     convention = planned.convention
     if isinstance(outcome, Raised):
         group = f"raises {outcome.error_type}" + (f" where {convention} raises {raises}"
@@ -299,44 +300,28 @@ def _divergence_records(plan: CasePlan, outcomes, stats_tags,
         return []
     values = {name: outcomes.get(request, NO_ANSWER) for name, request in plan.divergence}
     options = {name: request.options for name, request in plan.divergence}
-    names = list(values)
+    answers = {name: _native(value) for name, value in values.items()}
     records = []
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            if not _comparable(values[a]) or not _comparable(values[b]):
-                continue  # an input one convention cannot express, or no answer
-            native_a, native_b = _native(values[a]), _native(values[b])
-            if scores_agree(a, native_a, b, native_b):
-                continue
-            x, y = unit_score(a, native_a), unit_score(b, native_b)
-            # Every convention gives BP = 1 at c == r, so the boundary explains no divergence.
-            tags = [t for t in stats_tags if t != "bp-boundary"]
-            tags += option_tags(options[a], options[b])
-            if (options[a].get("tokenize") or "none") != (options[b].get("tokenize") or "none"):
-                tags.append("tokenization")
-            message = f"{a} {_short(x)} vs {b} {_short(y)} (0-1 scale)"
-            attribution = attribute(scorer, a, _resolved(a, case, options[a]), x,
-                                    b, _resolved(b, case, options[b]), y)
-            message += "; " + attribution.short()
-            cause = attribution.to_dict()
-            records.append(CheckRecord(
-                case=case.id, file=case.relative_file, line=case.line, check=DIVERGENCE_CHECK,
-                backend="own", convention=a, options=options[a], expected=shown(values[b]),
-                actual=values[a], verdict=DIVERGENCE, tags=tuple(dict.fromkeys(tags)),
-                other=b, message=message, cause=cause))
+    for a, b in disagreements(answers):
+        attribution = attribute_disagreement(scorer, a, options[a], answers[a],
+                                             b, options[b], answers[b])
+        x, y = attribution.score_a, attribution.score_b
+        message = f"{a} {_short(x)} vs {b} {_short(y)} (0-1 scale); " + attribution.short()
+        records.append(CheckRecord(
+            case=case.id, file=case.relative_file, line=case.line, check=DIVERGENCE_CHECK,
+            backend="own", convention=a, options=options[a], expected=shown(values[b]),
+            actual=values[a], verdict=DIVERGENCE,
+            tags=tuple(dict.fromkeys(pair_tags(stats_tags, options[a], options[b]))),
+            other=b, message=message, cause=attribution.to_dict()))
     return records
 
 
-def _comparable(outcome: BackendOutcome) -> bool:
-    return isinstance(outcome, (Value, Raised))
-
-
-def _native(outcome: BackendOutcome) -> float | str:
-    return outcome.score if isinstance(outcome, Value) else shown(outcome)
-
-
-def _resolved(convention: str, case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
-    return CONVENTIONS[convention].resolve(case.level, dict(options))
+def _native(outcome: BackendOutcome) -> float | str | None:
+    """A convention's answer for the divergence map: its score (native scale), ``raises X``,
+    or ``None`` where it has none to compare (an input it cannot express, or no answer)."""
+    if isinstance(outcome, Value):
+        return outcome.score
+    return shown(outcome) if isinstance(outcome, Raised) else None
 
 
 def _short(value: float | str) -> str:

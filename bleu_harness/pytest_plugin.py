@@ -43,6 +43,7 @@ from bleu_harness.errors import InputError
 from bleu_harness.execute import Executor
 from bleu_harness.judge import judge_case
 from bleu_harness.records import DRIFT, FAILING, CheckRecord, shown
+from bleu_harness.report.presentation import comparison, expected_shown, origin_text
 from bleu_harness.text import clean_text, visible
 from bleu_harness.textfiles import read_head
 
@@ -221,10 +222,10 @@ class CaseItem(pytest.Item):
         records = _runner(self.config).judge(self.case)
         bad = [r for r in records if r.verdict in FAILING or (strict and r.verdict == DRIFT)]
         for record in bad or records[:1]:
-            self.user_properties.append(("expected", str(record.expected)))
+            self.user_properties.append(("expected", expected_shown(record)))
             self.user_properties.append(("actual", shown(record.actual)))
             if record.provenance:
-                self.user_properties.append(("provenance", str(dict(record.provenance))))
+                self.user_properties.append(("provenance", origin_text(record.provenance)))
         if bad:
             raise CaseFailure(bad)
 
@@ -236,14 +237,10 @@ class CaseItem(pytest.Item):
         out += [f"  {self.case.line + i:>{width}} | {visible(text)}"
                 for i, text in enumerate(self.source)]
         for r in excinfo.value.records:
-            expected = r.expected if r.check != "differential" else f"{r.expected} ({r.other})"
             figure = f" {r.figure}" if r.figure != "score" else ""
             out.append(f"{r.verdict.upper()} {r.check} · {r.backend} as {r.convention}{figure} "
                        f"{dict(r.options) or ''} (line {r.line})")
-            line = f"    expected {expected}   actual {shown(r.actual)}"
-            if r.difference is not None:
-                line += f"   difference {r.difference:+.3g}"
-            out.append(line)
+            out.append(f"    {comparison(r)}")
             if r.tags:
                 out.append(f"    tags: {', '.join(r.tags)}")
             if r.message:

@@ -16,8 +16,8 @@ from bleu_harness.bleu.agreement import same_score
 from bleu_harness.cases.loader import load
 from bleu_harness.checkplan import effective_options
 from bleu_harness.cli import main
-from bleu_harness.explain.attribution import Scorer
-from bleu_harness.explain.diagnose import MATCH, SMOOTHING_VALUES, diagnose
+from bleu_harness.divergence.diagnose import MATCH, SMOOTHING_VALUES, diagnose
+from bleu_harness.divergence.scorer import Scorer
 from bleu_harness.judge import answered_claim, recorded_claim
 from bleu_harness.records import CheckRecord, Value
 from bleu_harness.report.stream import dumps, read_run

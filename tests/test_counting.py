@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import gc
 import random
+from itertools import product
 
 import pytest
 import sacrebleu
+from nltk.translate.bleu_score import closest_ref_length
 
 from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.corpus import RULES, reference_lengths
 from bleu_harness.bleu.counting import count_in_python
 from bleu_harness.bleu.stats import clipped_matches
 
@@ -96,3 +99,20 @@ def test_clipping_of_random_small_vocabulary_segments_equals_sacrebleu_counts():
         order = rng.choice([2, 4, 6])
         assert clipped_matches(hyp.split(), [r.split() for r in refs], order) == (
             sacrebleu_counts(hyp, refs, order)), (hyp, refs, order)
+
+
+def test_the_reference_length_rules_are_the_libraries():
+    """Every segment of up to three references of up to six tokens, against NLTK's own
+    ``closest_ref_length`` (closest, the shorter on a tie), torchmetrics' rule as its
+    ``_bleu_score_update`` writes it (``target_len_list[target_len_diff.index(min(
+    target_len_diff))]``: closest, the first-listed on a tie), TF-NMT ``compute_bleu``'s
+    ``min`` and Tensor2Tensor's first reference."""
+    assert RULES == ("closest_shorter", "closest_first", "shortest", "first")
+    for hyp_len in range(6):
+        for count in (1, 2, 3):
+            for lens in product(range(7), repeat=count):
+                target_len_diff = [abs(hyp_len - x) for x in lens]
+                torchmetrics = lens[target_len_diff.index(min(target_len_diff))]
+                assert reference_lengths(hyp_len, lens) == (
+                    closest_ref_length([["w"] * n for n in lens], hyp_len), torchmetrics,
+                    min(lens), lens[0]), (hyp_len, lens)

@@ -21,7 +21,8 @@ from bleu_harness.bleu.knobs import describe
 from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.cases.loader import load
 from bleu_harness.checkplan import effective_options
-from bleu_harness.explain.attribution import Scorer, attribute
+from bleu_harness.divergence.attribution import attribute
+from bleu_harness.divergence.scorer import Scorer
 
 CASES = load(None).cases
 

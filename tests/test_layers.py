@@ -1,12 +1,14 @@
 """The import layers (``[tool.importlinter]`` in pyproject.toml), checked with import-linter:
 the engine, :mod:`bleu_harness.bleu`, imports nothing of the harness around it, so it can be
-used and published as a library of its own."""
+used and published as a library of its own; the divergence side,
+:mod:`bleu_harness.divergence`, imports nothing of the judge, the reports, the gate, the
+pipeline, the command line or ``explain``, which read it."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
+import tomllib
 from importlinter.cli import lint_imports
 
 ROOT = Path(__file__).parents[1]
@@ -26,3 +28,15 @@ def test_the_engine_contract_names_every_module_outside_the_engine():
                if (p.suffix == ".py" or (p / "__init__.py").exists())
                and p.stem not in ("__init__", "__main__", "bleu")}
     assert outside == set(engine["forbidden_modules"])
+
+
+def test_the_divergence_side_is_below_what_reads_it():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    [divergence] = [c for c in config["tool"]["importlinter"]["contracts"]
+                    if c.get("source_modules") == ["bleu_harness.divergence"]]
+    forbidden = set(divergence["forbidden_modules"])
+    assert {"bleu_harness.judge", "bleu_harness.report", "bleu_harness.gate",
+            "bleu_harness.pipeline", "bleu_harness.cli", "bleu_harness.explain"} <= forbidden
+    package = ROOT / "bleu_harness"
+    assert all((package / f"{name.split('.')[1]}.py").exists()
+               or (package / name.split(".")[1] / "__init__.py").exists() for name in forbidden)

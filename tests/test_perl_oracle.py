@@ -13,6 +13,7 @@ import random
 import pytest
 from perl_inputs import mteval_corpus, multi_bleu_corpus
 
+from bleu_harness.adapters import perl_scripts
 from bleu_harness.adapters.perl_scripts import (
     ScriptDied,
     perl_version,
@@ -20,11 +21,10 @@ from bleu_harness.adapters.perl_scripts import (
     run_multi_bleu,
     why_unavailable,
 )
-from bleu_harness.adapters import perl_scripts
 from bleu_harness.bleu import score
-from bleu_harness.textfiles import read_parallel
 from bleu_harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
 from bleu_harness.bleu.result import ConventionError
+from bleu_harness.textfiles import read_parallel
 
 
 def needs(script: str):

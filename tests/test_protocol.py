@@ -22,7 +22,13 @@ from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
 from bleu_harness.backends.own import engine_backend
 from bleu_harness.cli import main
 from bleu_harness.execute import Executor
-from bleu_harness.records import BackendRequest, HarnessError, Raised, Unsupported, Value
+from bleu_harness.records import (
+    BackendRequest,
+    HarnessError,
+    Raised,
+    Unsupported,
+    Value,
+)
 
 TIES = str(TESTS.parent / "cases" / "families" / "ref-length.yaml")
 

@@ -270,7 +270,7 @@ def test_explain_names_the_epsilons():
     """Two words against themselves: NLTK's tiny float (no 3- or 4-grams) against
     pycocoevalcap's 1e-3 (the floor 1e-15 / 1e-9 of an order without n-grams): the
     smoothing knob says so."""
-    from bleu_harness.explain.attribution import Scorer, attribute
+    from bleu_harness.divergence.attribution import Scorer, attribute
 
     hyps, refs = ["a b"], [["a b"]]
     scorer = Scorer(hyps, refs, "sentence")

@@ -37,7 +37,7 @@ STREAMS = ROOT / "reports" / "atlas"
 #: (library, release, the Python it runs on): the releases where something changed, and
 #: the latest of each series (issue #12; CONVENTIONS.md A.4, A.5).
 RELEASES = (
-    ("nltk", "3.2.5", "3.6"), ("nltk", "3.3", "3.6"), ("nltk", "3.4", "3.6"),
+    ("nltk", "3.2.2", "3.6"), ("nltk", "3.2.5", "3.6"), ("nltk", "3.3", "3.6"), ("nltk", "3.4", "3.6"),
     ("nltk", "3.4.5", "3.6"), ("nltk", "3.5", "3.11"), ("nltk", "3.6.2", "3.11"),
     ("nltk", "3.6.5", "3.11"), ("nltk", "3.6.6", "3.11"), ("nltk", "3.7", "3.11"),
     ("nltk", "3.8", "3.11"), ("nltk", "3.8.1", "3.11"), ("nltk", "3.9.2", "3.11"),
@@ -52,7 +52,7 @@ RELEASES = (
 #: ``bleu_harness/bleu/history.py``, the last listed release before it and the first after
 #: (``tests/test_release_lists.py`` checks that it still is).
 CI_RELEASES = (
-    "nltk-3.2.5", "nltk-3.3", "nltk-3.4", "nltk-3.4.5", "nltk-3.5", "nltk-3.6.2", "nltk-3.6.5",
+    "nltk-3.2.2", "nltk-3.2.5", "nltk-3.3", "nltk-3.4", "nltk-3.4.5", "nltk-3.5", "nltk-3.6.2", "nltk-3.6.5",
     "nltk-3.6.6", "nltk-3.8.1", "nltk-3.9.2",
     "sacrebleu-1.4.14", "sacrebleu-1.5.1", "sacrebleu-2.0.0", "sacrebleu-2.1.0",
     "sacrebleu-2.2.1", "sacrebleu-2.3.3",

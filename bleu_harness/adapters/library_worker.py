@@ -232,6 +232,25 @@ def bleuscore_score(request):
     return result["bleu"]
 
 
+def compare_mt_info():
+    import compare_mt
+    return _version("compare-mt", compare_mt)
+
+
+def compare_mt_score(request):
+    """``compare_mt.scorers.BleuScorer`` on the lines as compare-mt reads its files
+    (``line.strip().split(' ')``): one reference per segment."""
+    from compare_mt.scorers import BleuScorer
+
+    options = request["options"]
+    if any(len(refs) != 1 for refs in request["references"]):
+        raise Unsupported("BleuScorer takes exactly one reference per segment")
+    scorer = BleuScorer(weights=tuple(options.get("weights", (0.25, 0.25, 0.25, 0.25))),
+                        case_insensitive=options.get("case_insensitive", False))
+    refs = [refs[0].strip().split(" ") for refs in request["references"]]
+    return scorer.score_corpus(refs, [h.strip().split(" ") for h in request["hypotheses"]])[0]
+
+
 def pycocoevalcap_info():
     import pycocoevalcap.bleu.bleu as module
     return _version("pycocoevalcap", module)
@@ -293,6 +312,7 @@ def cumulative_answer(score):
 
 LIBRARIES = {
     "nltk": (nltk_info, nltk_score),
+    "compare-mt": (compare_mt_info, compare_mt_score),
     "sacrebleu": (sacrebleu_info, sacrebleu_score),
     "torchmetrics": (torchmetrics_info, torchmetrics_score),
     "fast-bleu": (fast_bleu_info, fast_bleu_score),

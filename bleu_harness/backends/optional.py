@@ -85,6 +85,21 @@ def fast_bleu_backend(python: str = sys.executable) -> Backend:
                    settle=fast_bleu_settle, module="fast_bleu", python=python)
 
 
+def compare_mt_decline(request: BackendRequest) -> str:
+    if request.convention != "compare-mt":
+        return only("compare-mt", "compare-mt", request)
+    if any(len(refs) != 1 for refs in request.references):
+        return "compare-mt's BleuScorer takes exactly one reference per segment"
+    return ""
+
+
+def compare_mt_backend(python: str = sys.executable) -> Backend:
+    """``compare_mt.scorers.BleuScorer`` (compare-mt's ``bleu`` scorer)."""
+    return Backend(name="compare-mt", role=LIBRARY, conventions=("compare-mt",),
+                   command=library_worker_command("compare-mt", python),
+                   decline=compare_mt_decline, module="compare_mt", python=python)
+
+
 def bleuscore_decline(request: BackendRequest) -> str:
     """Where TF-NMT raises (a zero hypothesis or reference length, a segment without
     references) bleuscore returns a number or panics (CONVENTIONS.md A.1, B9-B11)."""

@@ -44,6 +44,9 @@ class Arithmetic:
     bp: str = "r/c"
     #: The native score is ``scale * score`` (multi-bleu's ``100 * $bleu``).
     times_scale: bool = False
+    #: The native score is ``(scale * bp) * exp(...)``: the scale multiplies the BP first
+    #: (compare-mt's ``self.scale * bp * math.exp(prec)``).
+    scale_first: bool = False
     #: ``log 0 = -9999999999``, a term, and the sum goes on (SacreBLEU, multi-bleu).
     my_log: bool = False
     #: BP is 1 only if c > r: c == r == 0 gives 0 (NLTK, MATLAB, mteval).
@@ -211,12 +214,16 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
             product *= p
         return product ** (1.0 / len(weights)), False
     terms: list[tuple[float, float]] = []
-    for w, (p, present) in zip(weights, precisions):
+    for index, (w, (p, present)) in enumerate(zip(weights, precisions)):
         if not present and k.empty_order == "effective":
             break
         if not present and k.empty_order == "neutral":
             terms.append((w, 0))
             continue
+        if p == 0 and k.zero == "first-weight-tiny":  # NLTK 3.2.4-3.2.5 emulate_multibleu
+            if index < 5:  # method0 returns [sys.float_info.min]: one term, w1's
+                terms = [(weights[0], math.log(sys.float_info.min))]
+            break
         if p == 0 and k.zero == "truncate":
             break  # NLTK method0 before 3.3: the product ends at the first zero order
         if p <= 0 and k.zero == "raises":
@@ -300,9 +307,14 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
         if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25,) * 4:
             weights = reweighed(hyp_len)
         geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
+        if a.scale_first:
+            scores.append(k.scale * bp * geometric)
+            continue
         score = geometric if folded else bp * geometric
         if k.float32:
             score = float32(score)
+        if k.rounding is not None:
+            score = round(score, k.rounding)
         if a.times_scale and k.scale != 1:  # never 1.0 * x: NLTK's int 0 stays an int
             score = k.scale * score
         scores.append(score)

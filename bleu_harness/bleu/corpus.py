@@ -6,7 +6,9 @@ every field is an integer sum, a minimum or maximum, or the first/last of someth
 corpus can be scored in one pass with bounded memory (no per-segment table is kept), and
 sharded over processes or machines (``bleu_harness.bleu.shard``).
 
-Reference-length rules (which reference length ``r`` a segment contributes):
+Reference-length rules (which reference length ``r`` a segment contributes), written once in
+Python, in :func:`reference_lengths` (the C kernel, ``_native.c`` ``add_segment``, does the
+same in C; ``tests/test_native.py`` checks the two agree):
 
 * ``closest_shorter`` -- the reference length closest to the hypothesis length, the shorter
   one on a tie: NLTK ``closest_ref_length`` (key ``(abs(L - c), L)``), SacreBLEU
@@ -19,38 +21,24 @@ Reference-length rules (which reference length ``r`` a segment contributes):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bleu_harness.bleu.stats import SegmentStats
 
-RefLengthRule = Callable[[int, Sequence[int]], int]
+#: The reference-length rules, in the order :func:`reference_lengths` gives their lengths.
+RULES = ("closest_shorter", "closest_first", "shortest", "first")
 
 
-def closest_shorter(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    return min(ref_lens, key=lambda length: (abs(length - hyp_len), length))
-
-
-def closest_first(hyp_len: int, ref_lens: Sequence[int]) -> int:
+def reference_lengths(hyp_len: int, ref_lens: Sequence[int]) -> tuple[int, int, int, int]:
+    """The reference length a segment contributes under each rule of :data:`RULES` (at
+    least one reference). Of the closest lengths ``hyp_len - d`` is the shorter, so it is
+    taken where a reference has it; the first-listed closest is the first at distance
+    ``d``."""
     diffs = [abs(length - hyp_len) for length in ref_lens]
-    return ref_lens[diffs.index(min(diffs))]
-
-
-def shortest(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    return min(ref_lens)
-
-
-def first(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    return ref_lens[0]
-
-
-REF_LENGTH_RULES: dict[str, RefLengthRule] = {
-    "closest_shorter": closest_shorter,
-    "closest_first": closest_first,
-    "shortest": shortest,
-    "first": first,
-}
-RULES = tuple(REF_LENGTH_RULES)
+    nearest = min(diffs)
+    shorter = hyp_len - nearest if hyp_len - nearest in ref_lens else hyp_len + nearest
+    return shorter, ref_lens[diffs.index(nearest)], min(ref_lens), ref_lens[0]
 
 
 def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -95,6 +83,11 @@ class CorpusStats:
     @property
     def has_segment_without_references(self) -> bool:
         return self.without_references > 0
+
+    def shorter_than(self, n: int) -> int:
+        """How many segments have a hypothesis of fewer than ``n`` tokens (1 <= ``n`` <=
+        ``max_order``): each adds one n-gram to ``floored_totals`` of order ``n``."""
+        return self.floored_totals[n - 1] - self.totals[n - 1]
 
     def ref_len(self, rule: str, without_references: int | None = None) -> int:
         """Summed reference length under ``rule``; a segment without references contributes
@@ -199,13 +192,8 @@ class StatsBuilder:
             self.single_ref_sum += length
             self.longest = max(self.longest, length)
         elif count:
-            sums = self.ref_sums
-            diffs = [abs(length - hyp_len) for length in ref_lens]
-            nearest = min(diffs)
-            sums[0] += hyp_len - nearest if hyp_len - nearest in ref_lens else hyp_len + nearest
-            sums[1] += ref_lens[diffs.index(nearest)]
-            sums[2] += min(ref_lens)
-            sums[3] += ref_lens[0]
+            self.ref_sums = list(map(int.__add__, self.ref_sums,
+                                     reference_lengths(hyp_len, ref_lens)))
             self.longest = max(self.longest, max(ref_lens))
         else:
             self.without += 1

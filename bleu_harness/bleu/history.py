@@ -106,9 +106,17 @@ NLTK = History(
         "zero_orders": "truncate", "smoothing_length": "last segment",
         "method4": "1/(i+k/ln T)", "method2": "all orders", "positive_only": False,
         "weight_lists": False, "reweigh": "before the zero check",
-        "empty_weights": "no orders",
+        "empty_weights": "no orders", "emulate_multibleu": False,
     },
     changes=(
+        Change("emulate_multibleu", "3.2.4", True,
+               "corpus_bleu takes emulate_multibleu=True: method0 puts sys.float_info.min "
+               "alone in place of every precision from the first order without a match, and "
+               "the score is rounded to 4 decimals", "nltk 3.2.4 translate/bleu_score.py "
+               "corpus_bleu (return round(s, 4) if emulate_multibleu) and "
+               "SmoothingFunction.method0"),
+        Change("emulate_multibleu", "3.3", False, "emulate_multibleu is gone again",
+               "nltk 3.3 translate/bleu_score.py"),
         Change("zero_orders", "3.3", "float_min",
                "an order without a match counts as sys.float_info.min instead of ending the "
                "product (tiny positive scores)",

@@ -66,7 +66,10 @@ MEANINGS: dict[str, dict[Any, str]] = {
              "raises": "an order whose precision is still 0 after smoothing enters the log: "
                        "a math domain error (NLTK before 3.6.6)",
              "truncate": "the product ends at the first order without a match (NLTK "
-                         "method0 before 3.3)"},
+                         "method0 before 3.3)",
+             "first-weight-tiny": "from the first order without a match, the product is "
+                                  "w1 * log(sys.float_info.min) alone (NLTK 3.2.4-3.2.5 "
+                                  "emulate_multibleu)"},
     "smoothing": {"none": "no smoothing",
                   "floor": "a zero count becomes a small constant (NLTK method1 / SacreBLEU "
                            "floor)",
@@ -110,6 +113,7 @@ MEANINGS: dict[str, dict[Any, str]] = {
     "drop_empty_references": {True: "empty references left out first (SacreBLEU 1.5-2.1)",
                               False: "empty references kept"},
     "float32": {True: "float32 arithmetic", False: "float64 arithmetic"},
+    "rounding": {None: "not rounded", 4: "rounded to 4 decimals (NLTK emulate_multibleu)"},
     "smoothing_value": {None: "no smoothing parameter"},
 }
 
@@ -175,6 +179,8 @@ class KnobSettings:
     case: str = "mixed"
     drop_empty_references: bool = False
     float32: bool = False
+    #: Decimals the score is rounded to (``round(s, 4)``), or ``None``.
+    rounding: int | None = None
     scale: float = 1.0
     version: str = ""
     #: How the convention's tool writes the arithmetic in floats: not a scoring knob and never
@@ -230,7 +236,8 @@ class KnobSettings:
         parts = [name] + [f"{f.name}:{signature_value(f.name, getattr(self, f.name))}"
                           for f in fields(self) if f.name not in ("input_rules", "arithmetic", "arithmetic_for")
                           and not (f.name in ("version", "smoothing_value")
-                                   and getattr(self, f.name) in ("", None))]
+                                   and getattr(self, f.name) in ("", None))
+                          and not (f.name == "rounding" and self.rounding is None)]
         return "|".join(parts)
 
 
@@ -313,5 +320,6 @@ def knob_score(corpus: CorpusStats, k: KnobSettings) -> float:
     (:func:`~bleu_harness.bleu.compute.compute`), in the convention's float form."""
     computed = compute(corpus, k)
     native = computed.scores[0]
-    scaled = computed.arithmetic.unit == "percent" or computed.arithmetic.times_scale
+    form = computed.arithmetic
+    scaled = form.unit == "percent" or form.times_scale or form.scale_first
     return native / k.scale if scaled and k.scale != 1 else native

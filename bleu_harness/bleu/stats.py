@@ -176,18 +176,3 @@ def _clipped_matches_one(hyp: Sequence[str], ref: Sequence[str], max_order: int)
         if matched < 2:
             break
     return matches
-
-
-def segment_stats(
-    hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int
-) -> SegmentStats:
-    """Statistics of one segment for orders 1..``max_order`` (tokens already split)."""
-    return SegmentStats(len(hyp), tuple(map(len, refs)),
-                        tuple(clipped_matches(hyp, refs, max_order)))
-
-
-def corpus_stats(
-    hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]], max_order: int
-) -> tuple[SegmentStats, ...]:
-    """:func:`segment_stats` for every segment."""
-    return tuple(segment_stats(h, r, max_order) for h, r in zip(hyps, refs, strict=True))

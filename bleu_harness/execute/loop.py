@@ -29,8 +29,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleu_harness.backends.base import Backend
-from bleu_harness.execute.worker_process import STDERR_TAIL, Sent, Worker, end_group, spawn
-from bleu_harness.protocol import MAX_ANSWER_BYTES, decoded, encoded, score_request, wrong_id
+from bleu_harness.execute.worker_process import (
+    STDERR_TAIL,
+    Sent,
+    Worker,
+    end_group,
+    spawn,
+)
+from bleu_harness.protocol import (
+    MAX_ANSWER_BYTES,
+    decoded,
+    encoded,
+    score_request,
+    wrong_id,
+)
 from bleu_harness.reaper import (
     Sweep,
     descendants,

@@ -4,38 +4,30 @@ tags, and the attribution of each disagreeing pair."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 from typing import Any
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, Request
-from bleu_harness.bleu.api import corpus_statistics
-from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.conventions import scores_agree, unit_score
 from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.bleu.tokenizers import tokenizer_name
-from bleu_harness.explain.attribution import Attribution, Scorer, attribute
+from bleu_harness.divergence.agreement import attribute_disagreement, disagreements
+from bleu_harness.divergence.detectors import DEFAULT_ORDER, Evidence, input_tags
+from bleu_harness.divergence.scorer import Scorer
 from bleu_harness.explain.inputs import Input
-from bleu_harness.tags import input_tags
 
 
 def explain(data: Input, conventions: Sequence[str] = ()) -> dict[str, Any]:
     names = list(conventions) or list(CONVENTIONS)
     requests = [Request(n, data.options_for(n)) for n in names]
     outcomes = dict(zip(names, data.score(requests)))
-    stats = input_statistics(data)
-    scorer = Scorer(data.hypotheses, data.references, data.level)
-    attributions: list[Attribution] = []
+    scorer = Scorer(list(data.hypotheses), [list(r) for r in data.references], data.level)
+    stats = input_statistics(data, scorer)
     answers = {name: _answer(outcome) for name, outcome in outcomes.items()}
-    for a, b in combinations(names, 2):
-        x, y = answers[a], answers[b]
-        if x is None or y is None or scores_agree(a, x, b, y):
-            continue
-        attributions.append(attribute(
-            scorer, a, CONVENTIONS[a].resolve(data.level, data.options_for(a)), unit_score(a, x),
-            b, CONVENTIONS[b].resolve(data.level, data.options_for(b)), unit_score(b, y)))
+    attributions = [attribute_disagreement(scorer, a, data.options_for(a), answers[a],
+                                           b, data.options_for(b), answers[b])
+                    for a, b in disagreements(answers)]
     try:
-        tags = input_tags(list(data.hypotheses), [list(r) for r in data.references], data.level,
-                          data.tokenizer)
+        tags = input_tags(scorer, data.tokenizer)
     except ValueError:
         tags = []
     return {
@@ -47,13 +39,12 @@ def explain(data: Input, conventions: Sequence[str] = ()) -> dict[str, Any]:
     }
 
 
-def input_statistics(data: Input, order: int = 4) -> dict[str, Any] | None:
+def input_statistics(data: Input, scorer: Scorer) -> dict[str, Any] | None:
     """Per-order statistics of the input in its own tokens (whitespace, or the tokenizer it
     names): lengths, clipped matches and n-grams, the closest reference length (the shorter
-    on a tie)."""
+    on a tie). The same statistics the divergence tags read (``Evidence.stats``)."""
     try:
-        corpus = corpus_statistics(list(data.hypotheses), [list(r) for r in data.references],
-                                   Preprocessing(data.tokenizer or "none"), order)
+        corpus = Evidence(scorer, data.tokenizer).stats
     except ValueError:
         return None
     if corpus.has_segment_without_references:
@@ -61,8 +52,8 @@ def input_statistics(data: Input, order: int = 4) -> dict[str, Any] | None:
     else:
         ref_len = corpus.ref_len("closest_shorter")
     return {"tokens": tokenizer_name(data.tokenizer or "whitespace"), "hyp_len": corpus.hyp_len,
-            "ref_len": ref_len, "matches": list(corpus.matches),
-            "ngrams": list(corpus.totals)}
+            "ref_len": ref_len, "matches": list(corpus.matches[:DEFAULT_ORDER]),
+            "ngrams": list(corpus.totals[:DEFAULT_ORDER])}
 
 
 def _answer(outcome) -> float | str | None:
@@ -122,7 +113,7 @@ def implementation_answers(data: Input, claims: str, answers: Sequence[tuple[dic
     """For each option set: the implementation's answer, the engine's for the convention it
     claims, and -- where they differ -- the knob diagnosis of the difference."""
     from bleu_harness.bleu import score as engine_score
-    from bleu_harness.explain.diagnose import diagnose
+    from bleu_harness.divergence.diagnose import diagnose
     from bleu_harness.records import Value, shown
 
     rows = []

@@ -21,8 +21,8 @@ from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case
 from bleu_harness.checkplan import effective_options, request_for
+from bleu_harness.divergence.diagnose import Probe, explain_answers
 from bleu_harness.errors import InputError
-from bleu_harness.explain.diagnose import Probe, explain_answers
 from bleu_harness.records import BackendOutcome, BackendRequest, Raised, Value
 
 #: family -> (the knob (``bleu_harness.bleu.knobs``) its behaviour shows, probe case ids); for

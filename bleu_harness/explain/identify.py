@@ -17,7 +17,7 @@ from bleu_harness.bleu import CONVENTIONS, ConventionError, Request
 from bleu_harness.bleu.conventions import unit_score
 from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.compare import expected_float, matches
-from bleu_harness.explain.attribution import plain
+from bleu_harness.divergence.attribution import plain
 from bleu_harness.explain.inputs import Input
 from bleu_harness.textfiles import InputError
 

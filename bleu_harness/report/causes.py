@@ -1,7 +1,7 @@
 """Which cause a group of failures is given: one that gives every answer in the group and
 that no other failure of the run contradicts, or "no single cause".
 
-Each failing answer's diagnosis (``bleu_harness.explain.diagnose``) lists its *fits* (every
+Each failing answer's diagnosis (``bleu_harness.divergence.diagnose``) lists its *fits* (every
 smallest change within two knobs, and scale, that gives the answer on its input) and the
 single changes that *move* the convention's score on that input. One answer is weak
 evidence: 0.5 is what many settings give on some small input. A change is a cause of the
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bleu_harness.explain.diagnose import MAX_KNOBS
+from bleu_harness.divergence.diagnose import MAX_KNOBS
 from bleu_harness.records import FAIL, CheckRecord
 
 Change = frozenset[str]

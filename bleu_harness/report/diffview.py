@@ -9,6 +9,7 @@ from typing import Any
 
 from bleu_harness.records import CheckRecord, json_ready, outcome_to_dict, shown
 from bleu_harness.report.diff import RunDiff
+from bleu_harness.report.presentation import expected_shown, versus
 from bleu_harness.report.stream import Run
 from bleu_harness.report.summary import cause_group, options_shown, ranked
 from bleu_harness.text import one_line
@@ -16,9 +17,8 @@ from bleu_harness.text import one_line
 
 def _describe(record: CheckRecord) -> str:
     figure = f" {record.figure}" if record.figure != "score" else ""
-    other = f" vs {record.other}" if record.other and record.check != "expectation" else ""
     return (f"{record.case} · {record.check} · {record.backend} as {record.convention}{figure}"
-            f"{other} · {options_shown(record.options)}")
+            f"{versus(record)} · {options_shown(record.options)}")
 
 
 def _families(records: Iterable[CheckRecord]) -> Counter:
@@ -73,7 +73,7 @@ def render_diff(result: RunDiff, old: Run, new: Run, markdown: bool) -> str:
             f"{len(result.removed_cases)}, backend versions changed: "
             f"{len(result.versions_changed)}"]
     sections = (
-        ("Newly failing", [f"{code(_describe(c))}: expected {c.expected}, actual "
+        ("Newly failing", [f"{code(_describe(c))}: expected {expected_shown(c)}, actual "
                            f"{shown(c.actual)} ({c.verdict}; {cause_group(c)})"
                            for c in result.new_failures]),
         ("Fixed", [code(_describe(c)) for c in result.fixed]),

@@ -41,12 +41,12 @@ from bleu_harness.records import (
     shown,
 )
 from bleu_harness.report.diff import setup_changes
+from bleu_harness.report.presentation import comparison, origin, origin_url
 from bleu_harness.report.stream import Run
 from bleu_harness.report.summary import (
     cause_knobs,
     cause_of,
     counts_line,
-    difference_shown,
     options_shown,
     title,
 )
@@ -112,14 +112,13 @@ def _was(record: CheckRecord, before: Mapping[tuple, CheckRecord]) -> dict[str, 
 
 
 def _check(record: CheckRecord, was: dict[str, str] | None = None) -> dict[str, Any]:
-    provenance = dict(record.provenance or {})
-    return {"was": was,"column": column_of(record), "check": record.check, "verdict": record.verdict,
-            "figure": record.figure, "options": options_shown(record.options),
-            "expected": str(record.expected) + (f" ({record.other})" if record.other and
-                                                record.check != "expectation" else ""),
-            "actual": shown(record.actual), "difference": difference_shown(record),
+    return {"was": was, "column": column_of(record), "check": record.check,
+            "verdict": record.verdict, "figure": record.figure,
+            "options": options_shown(record.options), "comparison": comparison(record),
+            "actual": shown(record.actual),
             "cause": cause_of(record) if record.verdict not in (PASS, DIVERGENCE) else "",
-            "known": record.known, "provenance": provenance, "line": record.line,
+            "known": record.known, "origin": origin(record.provenance),
+            "url": origin_url(record.provenance), "line": record.line,
             "message": record.message}
 
 
@@ -494,19 +493,15 @@ function open(caseId, column) {
     title.appendChild(el("b", {}, " " + c.column + " · " + c.check +
                          (c.figure !== "score" ? " · " + c.figure : "")));
     title.appendChild(el("span", {class: "muted"}, " · line " + c.line + " · " + c.options));
-    box.appendChild(el("div", {class: "mono"}, "expected " + c.expected + "   actual " +
-                       c.actual + (c.difference ? "   difference " + c.difference : "")));
+    box.appendChild(el("div", {class: "mono"}, c.comparison));
     if (c.was) box.appendChild(el("div", {class: "mono was"}, "before: " + c.was.actual +
                                   " (" + c.was.verdict + ")   now: " + c.actual + " (" +
                                   c.verdict + ")"));
     if (c.cause || c.message) box.appendChild(el("div", {class: "cause"}, c.cause || c.message));
-    const p = c.provenance || {};
-    const origin = [p.source, p.where, p.issue, p.library && (p.library + " " + (p.version || ""))]
-        .filter(Boolean).join(" · ");
-    if (p.url) {
+    if (c.url) {
       const line = box.appendChild(el("div", {class: "muted"}, "from "));
-      line.appendChild(el("a", {href: p.url}, origin || p.url));
-    } else if (origin) box.appendChild(el("div", {class: "muted"}, "from " + origin));
+      line.appendChild(el("a", {href: c.url}, c.origin || c.url));
+    } else if (c.origin) box.appendChild(el("div", {class: "muted"}, "from " + c.origin));
   }
   if (d.divergences.length && !column) {
     panel.appendChild(el("h3", {}, "Divergences between conventions"));

@@ -18,13 +18,15 @@ from bleu_harness.records import (
     shown,
 )
 from bleu_harness.report.causes import reconciled
-from bleu_harness.report.stream import Run
-from bleu_harness.report.summary import (
-    cause_of,
+from bleu_harness.report.presentation import (
+    comparison,
     difference_shown,
     expected_shown,
-    options_shown,
+    origin_text,
+    versus,
 )
+from bleu_harness.report.stream import Run
+from bleu_harness.report.summary import cause_of, options_shown
 from bleu_harness.text import one_line
 
 # XML 1.0 has no place for most control characters, even as references.
@@ -54,8 +56,7 @@ def render_junit(run: Run, strict_references: bool) -> str:
             name += f" · {c.figure}"
         if c.options:
             name += f" ({options_shown(c.options)})"
-        if c.other and c.check != "expectation":
-            name += f" vs {c.other}"
+        name += versus(c)
         names[name] = names.get(name, 0) + 1
         if names[name] > 1:
             name += f" #{names[name]}"
@@ -64,14 +65,12 @@ def render_junit(run: Run, strict_references: bool) -> str:
         properties = ElementTree.SubElement(case, "properties")
         for key, value in (("expected", expected_shown(c)), ("actual", shown(c.actual)),
                            ("difference", difference_shown(c)), ("tags", ", ".join(c.tags)),
-                           ("provenance", dict(c.provenance) if c.provenance else None),
+                           ("provenance", origin_text(c.provenance)),
                            ("line", c.line), ("known", c.known)):
             if value not in (None, ""):
                 ElementTree.SubElement(properties, "property", name=key,
                                        value=xml_text(value))
-        message = (f"expected {expected_shown(c)}, actual {shown(c.actual)}"
-                   + (f", difference {difference_shown(c)}" if c.difference is not None else "")
-                   + f"; cause: {cause_of(c)}")
+        message = f"{comparison(c, ', ')}; cause: {cause_of(c)}"
         if c.verdict == FAIL or (c.verdict == DRIFT and strict_references):
             ElementTree.SubElement(case, "failure", message=xml_text(message),
                                    type=c.verdict)

@@ -8,14 +8,13 @@ divergence map and case-file problems in collapsible sections.
 from __future__ import annotations
 
 from bleu_harness.records import DRIFT, CheckRecord, shown
+from bleu_harness.report.presentation import difference_shown, expected_shown
 from bleu_harness.report.stream import Run
 from bleu_harness.report.summary import (
     cause_of,
     counts_line,
-    difference_shown,
     divergence_causes,
     divergence_map,
-    expected_shown,
     failure_groups,
     options_shown,
     ranked,

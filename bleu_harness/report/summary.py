@@ -1,5 +1,6 @@
-"""What every view says the same way: the run's title, the counts, how an outcome and its
-options are shown, the cause of a failure, and failures grouped by cause (new ones first)."""
+"""What every view says the same way: the run's title, the counts, how options are shown,
+the cause of a failure, and failures grouped by cause (new ones first). The expected side of
+a check in words is ``bleu_harness.report.presentation``'s."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from typing import Any
 
 from bleu_harness.records import (
     ATTENTION,
-    DIFFERENTIAL,
     DIVERGENCE,
     DRIFT,
     ERROR,
@@ -29,15 +29,6 @@ from bleu_harness.report.stream import Run
 
 def options_shown(options: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items()) or "defaults"
-
-
-def expected_shown(record: CheckRecord) -> str:
-    expected = str(record.expected)
-    return f"{expected} ({record.other})" if record.check == DIFFERENTIAL else expected
-
-
-def difference_shown(record: CheckRecord) -> str:
-    return "" if record.difference is None else f"{record.difference:+.3g}"
 
 
 def cause_of(record: CheckRecord) -> str:
@@ -179,7 +170,7 @@ def stale_reason(run: Run, named: int = 3) -> str:
 def divergences_phrase(run: Run) -> str:
     """How many conventions disagree, and how many of those the knob model explains (a
     divergence is explained when switching some of the two conventions' knobs makes them
-    agree: ``bleu_harness.explain.attribution``)."""
+    agree: ``bleu_harness.divergence.attribution``)."""
     divergences = [c for c in run.checks if c.verdict == DIVERGENCE]
     unexplained = sum(1 for c in divergences if not (c.cause or {}).get("explained"))
     said = ("all explained by the knob model" if not unexplained

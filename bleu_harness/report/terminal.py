@@ -14,15 +14,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bleu_harness.records import DRIFT, CheckRecord, shown
+from bleu_harness.records import DRIFT, CheckRecord
+from bleu_harness.report.presentation import comparison
 from bleu_harness.report.stream import Run
 from bleu_harness.report.summary import (
     counts_line,
-    difference_shown,
     divergence_cases,
     divergence_causes,
     divergence_map,
-    expected_shown,
     failure_groups,
     options_shown,
     ranked,
@@ -89,10 +88,7 @@ def _print_check(record: CheckRecord, say) -> None:
     say(f"{record.verdict.upper()} {record.case} ({record.file}:{record.line}) {record.check}"
         f" · {record.backend} as {record.convention}{figure} · {options_shown(record.options)}",
         "red" if record.verdict != DRIFT else "yellow")
-    detail = f"    expected {expected_shown(record)}   actual {shown(record.actual)}"
-    if record.difference is not None:
-        detail += f"   difference {difference_shown(record)}"
-    say(detail)
+    say(f"    {comparison(record)}")
     if record.message:
         say(f"    {record.message}")
     if record.tags:

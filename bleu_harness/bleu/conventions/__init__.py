@@ -8,6 +8,7 @@ from bleu_harness.bleu.agreement import Score, on_unit_scale, same_score
 from bleu_harness.bleu.convention import Convention
 from bleu_harness.bleu.conventions import (
     coco,
+    comparemt,
     matlab,
     mteval,
     multibleu,
@@ -20,7 +21,8 @@ from bleu_harness.bleu.conventions import (
 
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
-MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t, coco)
+MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t, comparemt,
+           coco)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

@@ -37,6 +37,7 @@ from bleu_harness.bleu.options import (
     choice,
     number,
     release,
+    resolve_options,
     weights,
 )
 from bleu_harness.bleu.result import ConventionError
@@ -68,8 +69,18 @@ OPTIONS = (
     Option("smoothing", "method0", smoothing_method),
     *(Option(key, value, number) for key, value in NLTK_PARAMETERS.items()),
     Option("auto_reweigh", False, boolean),
+    Option("emulate_multibleu", False, boolean),
     Option("version", NLTK.latest, release(NLTK)),
 )
+
+
+def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The options; ``emulate_multibleu`` only where the release has it (3.2.4-3.2.5)."""
+    options = resolve_options(NAME, OPTIONS, given)
+    if options["emulate_multibleu"] and not NLTK.rules(options["version"])["emulate_multibleu"]:
+        raise ValueError(f"{NAME}: option 'emulate_multibleu' exists in NLTK 3.2.4-3.2.5 only, "
+                         f"not in {options['version']} (give version=\"3.2.5\")")
+    return options
 METHOD5_ORDER = SMOOTHING_ORDER
 
 
@@ -109,6 +120,8 @@ def _smoothing_knobs(options: Mapping[str, Any], rules: Mapping[str, Any]) -> di
     (3.3, PR #1844) or, before, ends the product there."""
     method = options["smoothing"]
     method2_all = rules["method2"] == "all orders"  # before 3.6
+    if method == "method0" and options["emulate_multibleu"]:
+        return {"zero": "first-weight-tiny"}
     if method == "method0":
         return {"zero": "tiny" if rules["zero_orders"] == "float_min" else "truncate"}
     return {
@@ -133,7 +146,7 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
         no_match_zero=True, **_smoothing_knobs(options, rules),
         empty_order=reweigh if options["auto_reweigh"] else "zero",
         weights=vectors if is_weight_list(options) else vectors[0], denominator="floor1",
-        version=options["version"])
+        rounding=4 if options["emulate_multibleu"] else None, version=options["version"])
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

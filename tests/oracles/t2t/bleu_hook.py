@@ -14,9 +14,7 @@
 # limitations under the License.
 
 """BLEU metric util used during eval for MT."""
-from __future__ import absolute_import
-from __future__ import division
-from __future__ import print_function
+from __future__ import absolute_import, division, print_function
 
 import collections
 import math
@@ -25,16 +23,16 @@ import re
 import sys
 import time
 import unicodedata
+
 import numpy as np
 import six
-# pylint: disable=redefined-builtin
-from six.moves import range
-from six.moves import zip
-# pylint: enable=redefined-builtin
-
-from tensor2tensor.data_generators import text_encoder
-
 import tensorflow.compat.v1 as tf
+
+# pylint: disable=redefined-builtin
+from six.moves import range, zip
+
+# pylint: enable=redefined-builtin
+from tensor2tensor.data_generators import text_encoder
 
 
 def _get_ngrams(segment, max_order):

@@ -17,7 +17,8 @@ from typing import Any
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE, same_score
 from bleu_harness.bleu.knobs import MEANINGS, KnobSettings, describe
-from bleu_harness.explain.attribution import KNOB_NAMES, Scorer, plain
+from bleu_harness.divergence.attribution import KNOB_NAMES, plain
+from bleu_harness.divergence.scorer import Scorer
 
 #: The values a knob can take (the knob model's vocabulary, ``MEANINGS``), tried as
 #: alternatives to the claimed convention's; NLTK's methods 4-7 need their own parameters
@@ -44,7 +45,7 @@ class Diagnosis:
     """What explains an answer: ``knobs`` ((knob, claimed value, its value) triples) and a
     ``scale`` factor (100: the answer is on 0-100), or nothing (``explained`` False).
 
-    ``fits`` is the evidence a run weighs across failures (``bleu_harness.explain.grouping``):
+    ``fits`` is the evidence a run weighs across failures (``bleu_harness.report.causes``):
     every smallest change (its parts, ``knob=value`` and ``scale 0-1``/``scale 0-100``)
     within ``MAX_KNOBS`` knobs that gives the answer on this input, the diagnosis's own
     first; ``moved`` the single parts that change the convention's score on this input
@@ -134,9 +135,9 @@ def diagnose(hypotheses: Sequence[str], references: Sequence[Sequence[str]], lev
     asks (an expectation, a differential check, ``explain``), the same answer gets the same
     cause. ``claimed(score)`` says whether a score (native scale) is what the convention
     gives here as the check knows it (the recorded value, or the live library's answer,
-    each within ``MATCH`` at least: ``bleu_harness.judge.claimed_by``); it only makes sure the
-    knob model reproduces the convention here before a knob may explain a difference from
-    it. Where the model does not, only the option-independent explanation is tried: what
+    each within ``MATCH`` at least: the judge's ``recorded_claim`` and ``answered_claim``);
+    it only makes sure the knob model reproduces the convention here before a knob may
+    explain a difference from it. Where the model does not, only the option-independent explanation is tried: what
     the check knows on the other scale."""
     spec = CONVENTIONS.get(convention)
     if spec is None:

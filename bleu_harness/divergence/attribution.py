@@ -8,21 +8,15 @@ report shows the score after each.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.agreement import RELATIVE_TOLERANCE, same_score
-from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import (
-    InputRules,
-    KnobSettings,
-    Outcome,
-    describe,
-    evaluate,
-)
+from bleu_harness.bleu.knobs import InputRules, KnobSettings, Outcome, describe
+from bleu_harness.divergence.scorer import Scorer
 
 KNOB_NAMES = {"input_rules": "the input checks", "ref": "the reference length",
               "unreferenced_length": "the length of a segment without references",
@@ -112,54 +106,6 @@ def _said(outcome: Outcome, convention: str) -> str:
         return outcome
     spec = CONVENTIONS.get(convention)
     return f"gives {outcome * (spec.scale if spec else 1):.6g}"
-
-
-class Scorer:
-    """What knob settings answer on one input, with the statistics computed once per
-    tokenization and case folding."""
-
-    def __init__(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                 level: str = "corpus") -> None:
-        self.hypotheses, self.references, self.level = hypotheses, references, level
-        self._stats: dict[tuple[Any, ...], CorpusStats] = {}
-        self._answers: dict[KnobSettings, Outcome] = {}
-
-    def statistics(self, k: KnobSettings) -> CorpusStats:
-        from bleu_harness.bleu.api import corpus_statistics
-
-        preprocessing, fold = k.preprocessing()
-        key = (preprocessing, fold)
-        known = self._stats.get(key)
-        if known is None or known.max_order < k.order:
-            hypotheses, references = self.hypotheses, self.references
-            if fold is not None:
-                hypotheses = [fold(h) for h in hypotheses]
-                references = [[fold(r) for r in refs] for refs in references]
-            known = corpus_statistics(hypotheses, references, preprocessing,
-                                      max(k.order, known.max_order if known else 0))
-            self._stats[key] = known
-        return known
-
-    def __call__(self, k: KnobSettings) -> Outcome:
-        try:
-            return self._answers[k]
-        except KeyError:
-            answer = self._answers[k] = evaluate(self.statistics, k)
-            return answer
-        except TypeError:  # an unhashable tokenizer object
-            return evaluate(self.statistics, k)
-
-    def settings(self, convention: str, options: Mapping[str, Any]) -> KnobSettings:
-        return CONVENTIONS[convention].knobs(options, self.level)
-
-    def refusal(self, k: KnobSettings) -> str:
-        """What ``k``'s input checks say about this input, in words."""
-        if k.input_rules is None:
-            return "no input checks"
-        error = k.input_rules.refusal(self.statistics(k))
-        if error is None:
-            return f"{k.input_rules.convention} scores this input"
-        return f"{k.input_rules.convention} raises {error.library_exception}: {error.rule}"
 
 
 def attribute(scorer: Scorer, a: str, options_a: Mapping[str, Any], score_a: Outcome,

@@ -1,0 +1,73 @@
+"""The compare-mt convention: ``compare_mt.scorers.BleuScorer`` (compare-mt 0.2.10, the
+``bleu`` scorer of ``compare-mt``'s reports), read from ``compare_mt/scorers.py``:
+
+* tokens: ``corpus_utils.iterate_tokens`` reads each line as ``line.strip().split(' ')``, so
+  two spaces make an empty token and an empty line is one empty token (``[""]``);
+  ``case_insensitive`` lowercases the tokens (``corpus_utils.lower``, ``str.lower``);
+* one reference per segment (its corpus is a list of token lists): its length is the
+  reference length;
+* ``_precision``: clipped matches over the hypothesis n-grams, the denominator floored at 1
+  per segment (``denom = max(1, denom)``);
+* ``score_cached_corpus``: no corpus at all returns ``0.0``; no unigram match returns the int
+  ``0`` (``if num_prec[1] == 0: return 0``), before any scaling;
+* an order without a match adds nothing to the log sum (``p = math.log(p) if p > 0 else 0``):
+  it counts as precision 1, and the weights are not renormalised; the sum runs left to right
+  from 0 (``prec += p * w``);
+* ``bp = min(1, math.exp(1 - ref_len/out_len))``; the score is ``self.scale * bp *
+  math.exp(prec)`` with ``global_scorer_scale = 100.0``: the scale multiplies the BP first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bleu_harness.bleu.compute import Arithmetic, compute
+from bleu_harness.bleu.convention import Finished, Preprocessing
+from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules
+from bleu_harness.bleu.options import Option, boolean, weights
+from bleu_harness.bleu.result import ConventionDeclined
+
+NAME = "compare-mt"
+OPTIONS = (
+    Option("weights", (0.25, 0.25, 0.25, 0.25), weights),
+    Option("case_insensitive", False, boolean),
+)
+
+
+def required_order(options: Mapping[str, Any]) -> int:
+    return len(options["weights"])
+
+
+def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
+    return Preprocessing("strip-split-space", options["case_insensitive"])
+
+
+def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return KnobSettings(
+        input_rules=input_rules(NAME, level, options, finish, required_order),
+        arithmetic=Arithmetic(log_sum="sum", scale_first=True), ref="first",
+        no_match_zero=True, zero="dropped", weights=tuple(options["weights"]),
+        denominator="floor1", scale=100.0, **case_and_tokenizer(preprocessing(options)))
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """``BleuScorer.score_corpus``: one reference per segment (its API has no other), then
+    the knob arithmetic; ``0.0`` for no segment, the int ``0`` for no unigram match."""
+    if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
+        raise ConventionDeclined(NAME, "BleuScorer takes exactly one reference per segment")
+    c = compute(corpus, knobs(options, level), zero=0)
+    scores = (0.0,) if not corpus.segment_count else c.scores
+    precisions = tuple(m / t if t else 0.0 for m, t in zip(c.matches, c.totals))
+    return Finished(scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
+
+
+#: What ``bleu-harness identify`` searches.
+VARIANTS = tuple({"weights": w, "case_insensitive": ci}
+                 for w in ((0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (1.0,))
+                 for ci in (False, True))
+
+#: What the convention follows, in a line.
+DESCRIPTION = ("compare-mt BleuScorer: one reference, split on single spaces, an order "
+               "without a match counts as precision 1, 0-100 scale")

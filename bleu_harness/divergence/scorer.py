@@ -1,0 +1,68 @@
+"""One input's statistics, counted once per preprocessing, and what knob settings answer on
+them: the one statistics pass that the detectors (``bleu_harness.divergence.detectors``),
+attribution and diagnosis of an input share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.convention import Preprocessing
+from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.knobs import KnobSettings, Outcome, evaluate
+
+
+class Scorer:
+    """What knob settings answer on one input, with the statistics computed once per
+    tokenization and case folding."""
+
+    def __init__(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                 level: str = "corpus") -> None:
+        self.hypotheses, self.references, self.level = hypotheses, references, level
+        self._stats: dict[tuple[Any, ...], CorpusStats] = {}
+        self._answers: dict[KnobSettings, Outcome] = {}
+
+    def counted(self, preprocessing: Preprocessing, order: int,
+                fold: Callable[[str], str] | None = None) -> CorpusStats:
+        """The input's statistics under ``preprocessing`` (``fold`` applied to the text
+        first), orders 1..``order`` at least: counted on the first call, then kept. A
+        ``ValueError`` names what is wrong with the input (``bleu_harness.bleu.api``)."""
+        from bleu_harness.bleu.api import corpus_statistics
+
+        key = (preprocessing, fold)
+        known = self._stats.get(key)
+        if known is None or known.max_order < order:
+            hypotheses, references = self.hypotheses, self.references
+            if fold is not None:
+                hypotheses = [fold(h) for h in hypotheses]
+                references = [[fold(r) for r in refs] for refs in references]
+            known = corpus_statistics(hypotheses, references, preprocessing,
+                                      max(order, known.max_order if known else 0))
+            self._stats[key] = known
+        return known
+
+    def statistics(self, k: KnobSettings) -> CorpusStats:
+        preprocessing, fold = k.preprocessing()
+        return self.counted(preprocessing, k.order, fold)
+
+    def __call__(self, k: KnobSettings) -> Outcome:
+        try:
+            return self._answers[k]
+        except KeyError:
+            answer = self._answers[k] = evaluate(self.statistics, k)
+            return answer
+        except TypeError:  # an unhashable tokenizer object
+            return evaluate(self.statistics, k)
+
+    def settings(self, convention: str, options: Mapping[str, Any]) -> KnobSettings:
+        return CONVENTIONS[convention].knobs(options, self.level)
+
+    def refusal(self, k: KnobSettings) -> str:
+        """What ``k``'s input checks say about this input, in words."""
+        if k.input_rules is None:
+            return "no input checks"
+        error = k.input_rules.refusal(self.statistics(k))
+        if error is None:
+            return f"{k.input_rules.convention} scores this input"
+        return f"{k.input_rules.convention} raises {error.library_exception}: {error.rule}"

@@ -1,0 +1,52 @@
+"""The compare-mt convention against compare-mt's own ``BleuScorer`` (PyPI ``compare-mt``,
+installed by the test extra): the same float, bit for bit, and the same type (its int ``0``
+for no unigram match), on generated corpora with one reference per segment -- double
+spaces, empty lines, leading and trailing blanks, case, every weight setting."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from strategies import segment_text
+
+from bleu_harness.bleu import ConventionDeclined, score
+
+scorers = pytest.importorskip("compare_mt.scorers",
+                              reason="compare-mt is not installed (pip install compare-mt six)")
+
+WEIGHTS = st.sampled_from([(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), (1 / 3,) * 3,
+                           (0.1, 0.2, 0.3, 0.4), (0, 0, 1), (2, 0, 0, 1), ()])
+TEXT = st.one_of(segment_text(), st.sampled_from(["", " ", "  a  b ", "İstanbul ISTANBUL",
+                                                   "A a", "\ta b\t"]))
+
+
+def theirs(hypotheses, references, weights, case_insensitive):
+    """What ``compare-mt`` computes from the lines of its files."""
+    def tokens(lines):
+        return [line.strip().split(" ") for line in lines]
+    scorer = scorers.BleuScorer(weights=weights, case_insensitive=case_insensitive)
+    return scorer.score_corpus(tokens(references), tokens(hypotheses))[0]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pairs=st.lists(st.tuples(TEXT, TEXT), max_size=5), weights=WEIGHTS,
+       case_insensitive=st.booleans())
+@example(pairs=[("the cat sat on the mat", "the cat is on the mat")], weights=(0.25,) * 4,
+         case_insensitive=False)
+@example(pairs=[("a b", "x y")], weights=(0.25,) * 4, case_insensitive=False)
+@example(pairs=[("", "")], weights=(0.25,) * 4, case_insensitive=False)
+@example(pairs=[("a b c d", "a b x d e f g")], weights=(0.25,) * 4, case_insensitive=False)
+def test_bleu_scorer_bit_for_bit(pairs, weights, case_insensitive):
+    hypotheses = [h for h, _ in pairs]
+    references = [r for _, r in pairs]
+    expected = theirs(hypotheses, references, weights, case_insensitive)
+    ours = score(hypotheses, [[r] for r in references], "compare-mt",
+                 weights=weights, case_insensitive=case_insensitive).score
+    assert type(ours) is type(expected)
+    assert float(ours).hex() == float(expected).hex(), (expected, ours)
+
+
+def test_several_references_are_declined():
+    with pytest.raises(ConventionDeclined, match="exactly one reference"):
+        score(["a b"], [["a b", "a c"]], "compare-mt")
