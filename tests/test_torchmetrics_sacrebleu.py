@@ -17,7 +17,8 @@ engine must give, on every record:
 
 Where ``BLEU_HARNESS_TORCH_PYTHON`` names an interpreter with torchmetrics, the same is
 checked live on inputs Hypothesis generates, through the harness's own torchmetrics backend,
-and torchmetrics' tokenizers are compared with the engine's at every code point.
+and torchmetrics' tokenizers are compared with the engine's code point by code point (every
+one for ``zh``; every one whose lowercase differs, and a sample of the rest, for all four).
 """
 
 from __future__ import annotations
@@ -171,6 +172,34 @@ def test_no_rstrip(text, tokenize, tokens):
 
     assert get_tokenizer(preprocessing({"tokenize": tokenize, "lowercase": False}).tokenizer)(
         text) == tokens
+
+
+@pytest.mark.parametrize("case_id", ["tmsb-entity-lowercased-after", "tmsb-kelvin-sign-zh",
+                                     "tmsb-dotted-capital-i-char"])
+def test_explain_names_lowercasing_after_tokenizing(case_id):
+    """Against SacreBLEU with the same tokenizer, lowercasing and no smoothing (2-grams, so
+    no order lacks a match), the case knob alone -- lowercased after tokenizing -- makes
+    them agree."""
+    from bleu_harness.bleu import CONVENTIONS
+    from bleu_harness.bleu.conventions import unit_score
+    from bleu_harness.explain.attribution import Scorer, attribute
+
+    case = next(c for c in load(None).cases if c.id == case_id)
+    tokenize = next(e.options.get("tokenize", case.tokenizer) for e in case.expectations
+                    if e.convention == NAME)
+    ours = {"tokenize": tokenize, "lowercase": True, "n_gram": 2}
+    theirs = {"tokenize": tokenize, "lowercase": True, "max_ngram_order": 2,
+              "smooth_method": "none", "effective_order": False}
+    answers = [unit_score(name, score(case.hypotheses, case.references, name, case.level,
+                                      **options).score)
+               for name, options in ((NAME, ours), ("sacrebleu", theirs))]
+    attribution = attribute(Scorer(case.hypotheses, case.references, case.level),
+                            NAME, CONVENTIONS[NAME].resolve(case.level, ours), answers[0],
+                            "sacrebleu", CONVENTIONS["sacrebleu"].resolve(case.level, theirs),
+                            answers[1])
+    assert answers[0] != answers[1]
+    assert attribution.explained and attribution.knobs == ("case",), attribution.sentence()
+    assert "lowercased after tokenizing" in attribution.sentence()
 
 
 # --- live: the real tool, where it is installed ----------------------------------------------

@@ -20,7 +20,8 @@ SacreBLEU's in three ways:
   file, or SacreBLEU's cached download of the same URL, and declines otherwise.
 
 ``none``, ``zh`` and ``char`` are SacreBLEU's (``zh`` strips itself; the ranges of
-``_UCODE_RANGES`` are SacreBLEU's, checked per code point by tests/test_torchmetrics_sacrebleu.py),
+``_UCODE_RANGES`` are SacreBLEU's: tests/test_torchmetrics_sacrebleu.py compares the tokens at
+every code point against torchmetrics itself where it is installed),
 ``ja-mecab`` and ``ko-mecab`` too (a tagger per line, ``strip``, ``parse``, ``strip``).
 torchmetrics calls the tokenizer only on a non-empty line (``tokenizer(line) if line else
 []``, ``bleu.py:85-86``); every tokenizer here gives no token for ``''`` anyway.
