@@ -10,7 +10,7 @@ statistics are those of the library it follows.
 * :mod:`~bleu_harness.bleu.tokenizers.t2t` -- Tensor2Tensor's ``bleu_tokenize``;
 * :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip;
 * :mod:`~bleu_harness.bleu.tokenizers.torchmetrics` -- torchmetrics' copies of SacreBLEU's
-  (``intl-unstripped``; lowercasing after tokenizing).
+  (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing).
 
 A tokenizer is named by a string here, or is any callable ``str -> list[str]`` (a user's own
 tokenizer, or an optional one bound to its model): :func:`get_tokenizer` accepts both.
@@ -35,6 +35,7 @@ from bleu_harness.bleu.tokenizers.sacrebleu import (
     tokenize_13a_unstripped,
     tokenize_char,
     tokenize_intl,
+    tokenize_intl_unstripped,
     tokenize_none,
 )
 from bleu_harness.bleu.tokenizers.t2t import tokenize_t2t
@@ -42,7 +43,6 @@ from bleu_harness.bleu.tokenizers.tfnmt import (
     tokenize_split_space,
     tokenize_strip_split_space,
 )
-from bleu_harness.bleu.tokenizers.torchmetrics import tokenize_intl_unstripped
 
 Tokenizer = Callable[[str], list[str]]
 

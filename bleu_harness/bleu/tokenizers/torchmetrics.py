@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bleu_harness.bleu.tokenizers import get_tokenizer, tokenizer_name
 from bleu_harness.bleu.tokenizers.optional import (
     MecabTokenizer,
     SentencePieceTokenizer,
     sacrebleu_cached_model,
 )
 from bleu_harness.bleu.tokenizers.optional import why_unavailable as optional_unavailable
-from bleu_harness.bleu.tokenizers.sacrebleu import _v14_intl_string
 
 #: ``AVAILABLE_TOKENIZERS`` (``sacre_bleu.py:61``), the ``tokenize`` option's choices.
 TORCHMETRICS_TOKENIZE = ("none", "13a", "zh", "intl", "char", "ja-mecab", "ko-mecab",
@@ -53,12 +53,6 @@ SAME_TOKENS = {"none": "none", "13a": "13a-unstripped", "zh": "zh", "intl": "int
 #: (``_FLORES_MODELS_URL``, ``sacre_bleu.py:93-96``; SacreBLEU downloads the same URLs).
 FLORES_MODELS = {"flores101": "sacrebleu_tokenizer_spm.model",
                  "flores200": "flores200sacrebleuspm"}
-
-
-def tokenize_intl_unstripped(text: str) -> list[str]:
-    """mteval-v14's international tokenization of the text as it is (torchmetrics ``intl``):
-    SacreBLEU's ``intl`` without the ``rstrip`` before it."""
-    return _v14_intl_string(text).split()
 
 
 def flores_model(name: str) -> Path:
@@ -94,8 +88,6 @@ class LowercasedAfter:
     tokenizer: Any  # a tokenizer name or a tokenizer value (MeCab, SentencePiece)
 
     def __call__(self, text: str) -> list[str]:
-        from bleu_harness.bleu.tokenizers import get_tokenizer
-
         return " ".join(get_tokenizer(self.tokenizer)(text)).lower().split()
 
     def why_unavailable(self) -> str | None:
@@ -104,8 +96,6 @@ class LowercasedAfter:
         return check() if check is not None else None
 
     def describe(self) -> str:
-        from bleu_harness.bleu.tokenizers import tokenizer_name
-
         return f"{tokenizer_name(self.tokenizer)}+lower-after"
 
 
