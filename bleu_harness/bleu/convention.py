@@ -91,7 +91,8 @@ class Convention:
     @property
     def takes_tokenizer(self) -> bool:
         """Whether ``tokenize`` may be any callable ``str -> list[str]`` (as Hugging Face's
-        ``bleu`` takes ``tokenizer=``): the conventions with a ``tokenize`` option that takes one."""
+        ``bleu`` takes ``tokenizer=``): the conventions with a ``tokenize`` option that takes
+        one."""
         return self.callable_tokenizer and "tokenize" in self.option_names
 
     @property
