@@ -182,7 +182,8 @@ def test_explain_names_lowercasing_after_tokenizing(case_id):
     them agree."""
     from bleu_harness.bleu import CONVENTIONS
     from bleu_harness.bleu.conventions import unit_score
-    from bleu_harness.explain.attribution import Scorer, attribute
+    from bleu_harness.divergence.attribution import attribute
+    from bleu_harness.divergence.scorer import Scorer
 
     case = next(c for c in load(None).cases if c.id == case_id)
     tokenize = next(e.options.get("tokenize", case.tokenizer) for e in case.expectations
