@@ -11,23 +11,26 @@ SEPARATORS = [" ", " ", " ", "  ", "\t", ""]
 
 
 @st.composite
-def segment_text(draw, max_words: int = 7) -> str:
-    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
-    if not words:
+def segment_text(draw, max_words: int = 7, words: list[str] = WORDS,
+                 separators: list[str] = SEPARATORS) -> str:
+    chosen = draw(st.lists(st.sampled_from(words), max_size=max_words))
+    if not chosen:
         return draw(st.sampled_from(["", " ", ""]))
-    text = words[0]
-    for word in words[1:]:
-        text += draw(st.sampled_from(SEPARATORS)) + word
+    text = chosen[0]
+    for word in chosen[1:]:
+        text += draw(st.sampled_from(separators)) + word
     return text
 
 
 @st.composite
-def corpus(draw, min_segments: int = 1, max_segments: int = 4) -> tuple[list[str], list[list[str]]]:
+def corpus(draw, min_segments: int = 1, max_segments: int = 4, words: list[str] = WORDS,
+           separators: list[str] = SEPARATORS) -> tuple[list[str], list[list[str]]]:
     n = draw(st.integers(min_segments, max_segments))
-    hyps = [draw(segment_text()) for _ in range(n)]
+    text = segment_text(words=words, separators=separators)
+    hyps = [draw(text) for _ in range(n)]
     # A segment without references is rare (both libraries raise on it), but it happens.
     ref_counts = st.sampled_from([0, 1, 1, 1, 2, 2, 3, 4])
-    refs = [[draw(segment_text()) for _ in range(draw(ref_counts))] for _ in range(n)]
+    refs = [[draw(text) for _ in range(draw(ref_counts))] for _ in range(n)]
     # Sometimes make a reference identical to its hypothesis, or tie two reference lengths.
     for i in range(n):
         if refs[i] and draw(st.booleans()):
@@ -60,6 +63,14 @@ SACREBLEU_OPTIONS = st.fixed_dictionaries({}, optional={
     "max_ngram_order": st.sampled_from([1, 2, 3, 4, 5, 6]),
 })
 
+#: torchmetrics ``SacreBLEUScore``: ``n_gram`` any order, ``smooth``, its tokenizers that
+#: need nothing but ``regex``, ``lowercase``, ``weights`` of ``n_gram`` entries.
+TORCHMETRICS_SACREBLEU_OPTIONS = st.integers(1, 5).flatmap(lambda n: st.fixed_dictionaries({
+    "n_gram": st.just(n),
+    "smooth": st.booleans(),
+    "tokenize": st.sampled_from(["none", "13a", "zh", "intl", "char"]),
+    "lowercase": st.booleans(),
+}, optional={"weights": st.sampled_from([(1 / n,) * n, (0.5,) * n, tuple(range(1, n + 1))])}))
 
 # Captions for pycocoevalcap's PTB pipeline: what the Stanford PTBTokenizer splits, escapes
 # (brackets, quotes, U+0085 as "..."), joins with U+00A0 ("3 1/2") or drops as punctuation,

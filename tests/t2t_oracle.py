@@ -1,7 +1,9 @@
-"""Tensor2Tensor's ``bleu_hook.py``, unmodified (``tests/oracles/t2t/``), importable without
-TensorFlow: its imports of ``tensorflow``, ``tensor2tensor`` and ``six`` are stubbed with the
-little it uses at import time (``six.unichr``, ``six.moves.range``/``zip``); ``bleu_tokenize``
-and ``compute_bleu`` need nothing else."""
+"""Tensor2Tensor's ``bleu_hook.py`` and its copy in the TensorFlow Model Garden
+(``official/nlp/metrics/bleu.py``), unmodified (``tests/oracles/t2t/``,
+``tests/oracles/tf_models/``), importable without TensorFlow: their imports of
+``tensorflow``, ``tf_keras``, ``tensor2tensor`` and ``six`` are stubbed with the little they
+use at import time (``six.unichr``, ``six.moves.range``/``zip``); ``bleu_tokenize``,
+``compute_bleu`` and ``bleu_on_list`` need nothing else."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import types
 from functools import cache
 from pathlib import Path
 
-HOOK = Path(__file__).resolve().parent / "oracles" / "t2t" / "bleu_hook.py"
+ORACLES = Path(__file__).resolve().parent / "oracles"
+HOOK = ORACLES / "t2t" / "bleu_hook.py"
+TF_MODELS = ORACLES / "tf_models" / "bleu.py"
 
 
 def _stub(name: str, **attributes) -> types.ModuleType:
@@ -20,27 +24,36 @@ def _stub(name: str, **attributes) -> types.ModuleType:
     return module
 
 
-@cache
-def bleu_hook() -> types.ModuleType:
+def _stubbed_import(name: str, path: Path) -> types.ModuleType:
     moves = _stub("six.moves", range=range, zip=zip)
     stubs = {
         "six": _stub("six", unichr=chr, moves=moves), "six.moves": moves,
         "tensorflow": _stub("tensorflow"), "tensorflow.compat": _stub("tensorflow.compat"),
-        "tensorflow.compat.v1": _stub("tensorflow.compat.v1"),
+        "tensorflow.compat.v1": _stub("tensorflow.compat.v1"), "tf_keras": _stub("tf_keras"),
         "tensor2tensor": _stub("tensor2tensor"),
         "tensor2tensor.data_generators": _stub("tensor2tensor.data_generators"),
         "tensor2tensor.data_generators.text_encoder": _stub("text_encoder"),
     }
-    saved = {name: sys.modules.get(name) for name in stubs}
+    saved = {stub: sys.modules.get(stub) for stub in stubs}
     sys.modules.update(stubs)
     try:
-        spec = importlib.util.spec_from_file_location("t2t_bleu_hook", HOOK)
+        spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
-        for name, previous in saved.items():
+        for stub, previous in saved.items():
             if previous is None:
-                sys.modules.pop(name, None)
+                sys.modules.pop(stub, None)
             else:
-                sys.modules[name] = previous
+                sys.modules[stub] = previous
     return module
+
+
+@cache
+def bleu_hook() -> types.ModuleType:
+    return _stubbed_import("t2t_bleu_hook", HOOK)
+
+
+@cache
+def tf_models_bleu() -> types.ModuleType:
+    return _stubbed_import("tf_models_bleu", TF_MODELS)

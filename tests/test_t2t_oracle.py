@@ -1,4 +1,4 @@
-"""The T2T convention against Tensor2Tensor's own ``bleu_hook.py`` (unmodified, in
+"""The T2T and tf-models conventions against the tools' own code. T2T: ``bleu_hook.py`` (unmodified, in
 ``tests/oracles/t2t/``, from the ``tensor2tensor`` 1.15.7 wheel on PyPI; its TensorFlow
 imports stubbed by ``tests/t2t_oracle.py``): ``bleu_tokenize`` token for token, and
 ``compute_bleu`` on its tokens bit for bit, on generated text with the characters T2T's
@@ -7,11 +7,12 @@ character classes treat specially (a backslash escapes the character after it in
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from t2t_oracle import bleu_hook
+from t2t_oracle import bleu_hook, tf_models_bleu
 
-from bleu_harness.bleu import score
+from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.counting import count
 from bleu_harness.bleu.tokenizers import tokenize_t2t
@@ -53,4 +54,28 @@ def test_compute_bleu(hypotheses, data, max_order, use_bp):
                                  max_order=max_order, use_bp=use_bp)
     ours = score(hypotheses, [[r] for r in references], "t2t", "corpus",
                  max_order=max_order, use_bp=use_bp, case_sensitive=True).score
+    assert float(expected).hex() == float(ours).hex(), (expected, ours)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs=st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=4),
+       case_sensitive=st.booleans())
+@example(pairs=[("The cat sat on the mat.", "the cat is on the mat .")], case_sensitive=False)
+@example(pairs=[("a", "")], case_sensitive=False)
+@example(pairs=[("", "a b")], case_sensitive=True)
+@example(pairs=[("w", " ".join(["w"] * 800))], case_sensitive=True)  # exp(1 - 1/ratio) = 0
+def test_tf_models_bleu_on_list(pairs, case_sensitive):
+    """The tf-models convention against the Model Garden's ``bleu_on_list`` (the same
+    float32, or the same exception)."""
+    hypotheses, references = [h for h, _ in pairs], [r for _, r in pairs]
+    try:
+        expected = tf_models_bleu().bleu_on_list(references, hypotheses, case_sensitive)
+    except ZeroDivisionError:
+        with pytest.raises(ConventionError) as raised:
+            score(hypotheses, [[r] for r in references], "tf-models",
+                  case_sensitive=case_sensitive)
+        assert raised.value.library_exception == "ZeroDivisionError"
+        return
+    ours = score(hypotheses, [[r] for r in references], "tf-models",
+                 case_sensitive=case_sensitive).score
     assert float(expected).hex() == float(ours).hex(), (expected, ours)

@@ -186,15 +186,42 @@ def torchmetrics_info():
 
 
 def torchmetrics_score(request):
-    """``torchmetrics.functional.text.bleu_score`` on the CPU (``BLEUScore``)."""
+    """``torchmetrics.functional.text.bleu_score`` on the CPU (``BLEUScore``), or
+    ``SacreBLEUScore`` for the torchmetrics-sacrebleu convention."""
     from torchmetrics.functional.text import bleu_score
 
+    if request.get("convention") == "torchmetrics-sacrebleu":
+        return torchmetrics_sacrebleu_score(request)
     options = request["options"]
     weights = options.get("weights")
     result = bleu_score(list(request["hypotheses"]), [list(r) for r in request["references"]],
                         n_gram=options.get("n_gram", 4), smooth=options.get("smooth", False),
                         weights=list(weights) if weights is not None else None)
     return float(result)
+
+
+def torchmetrics_sacrebleu_score(request):
+    """``torchmetrics.text.SacreBLEUScore``: ``update`` with the segments, then ``compute``.
+    A tokenizer whose package is missing beside torchmetrics (``ModuleNotFoundError`` from
+    ``_check_tokenizers_validity``) or whose SentencePiece model torchmetrics would download
+    answers ``unsupported``: the harness never downloads."""
+    from torchmetrics.functional.text.sacre_bleu import _SacreBLEUTokenizer
+    from torchmetrics.text import SacreBLEUScore
+
+    def refuse(model_name):
+        raise Unsupported("torchmetrics would download the %s model; the harness never "
+                          "downloads" % model_name)
+
+    _SacreBLEUTokenizer.download_flores_file = staticmethod(refuse)
+    options = dict(request["options"])
+    if options.get("weights") is not None:
+        options["weights"] = list(options["weights"])
+    try:
+        metric = SacreBLEUScore(**options)
+    except ModuleNotFoundError as missing:
+        raise Unsupported("torchmetrics: %s" % missing)
+    metric.update(list(request["hypotheses"]), [list(r) for r in request["references"]])
+    return float(metric.compute())
 
 
 def fast_bleu_info():

@@ -27,13 +27,21 @@ def only(convention: str, name: str, request: BackendRequest) -> str:
     return ""
 
 
+#: The conventions torchmetrics implements: ``BLEUScore`` and ``SacreBLEUScore``.
+TORCHMETRICS_CONVENTIONS = ("torchmetrics", "torchmetrics-sacrebleu")
+
+
 def torchmetrics_decline(request: BackendRequest) -> str:
-    return only("torchmetrics", "torchmetrics", request)
+    if request.convention not in TORCHMETRICS_CONVENTIONS:
+        return ("torchmetrics implements only the torchmetrics and torchmetrics-sacrebleu "
+                "conventions")
+    return ""
 
 
 def torchmetrics_backend(python: str = sys.executable) -> Backend:
-    """``torchmetrics.functional.text.bleu_score`` (``BLEUScore``), on the CPU."""
-    return Backend(name="torchmetrics", role=LIBRARY, conventions=("torchmetrics",),
+    """``torchmetrics.functional.text.bleu_score`` (``BLEUScore``) and
+    ``torchmetrics.text.SacreBLEUScore``, on the CPU."""
+    return Backend(name="torchmetrics", role=LIBRARY, conventions=TORCHMETRICS_CONVENTIONS,
                    command=library_worker_command("torchmetrics", python),
                    tolerance=FLOAT32_TOLERANCE, decline=torchmetrics_decline,
                    module="torchmetrics", python=python)

@@ -47,6 +47,8 @@ class Arithmetic:
     #: The native score is ``(scale * bp) * exp(...)``: the scale multiplies the BP first
     #: (compare-mt's ``self.scale * bp * math.exp(prec)``).
     scale_first: bool = False
+    #: ``scale * score`` is rounded to float32 again (``np.float32(bleu) * 100``, tf-models).
+    scale_in_float32: bool = False
     #: ``log 0 = -9999999999``, a term, and the sum goes on (SacreBLEU, multi-bleu).
     my_log: bool = False
     #: BP is 1 only if c > r: c == r == 0 gives 0 (NLTK, MATLAB, mteval).
@@ -317,5 +319,7 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
             score = round(score, k.rounding)
         if a.times_scale and k.scale != 1:  # never 1.0 * x: NLTK's int 0 stays an int
             score = k.scale * score
+            if a.scale_in_float32:
+                score = float32(score)
         scores.append(score)
     return done(None, scores, precisions)

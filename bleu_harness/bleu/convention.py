@@ -69,6 +69,9 @@ class Convention:
     #: Plausible option settings a published score may have used (``bleu-harness identify``
     #: searches them); the defaults alone if a convention lists none.
     variants: tuple[Mapping[str, Any], ...] = ({},)
+    #: Whether a ``tokenize`` option takes the user's own callable too (torchmetrics'
+    #: ``SacreBLEUScore`` takes only the names of its tokenizers).
+    callable_tokenizer: bool = True
 
     def signature(self, level: str = "corpus", **options: Any) -> str:
         """The signature string of this convention with ``options`` (defaults otherwise)."""
@@ -88,8 +91,9 @@ class Convention:
     @property
     def takes_tokenizer(self) -> bool:
         """Whether ``tokenize`` may be any callable ``str -> list[str]`` (as Hugging Face's
-        ``bleu`` takes ``tokenizer=``): the conventions with a ``tokenize`` option."""
-        return "tokenize" in self.option_names
+        ``bleu`` takes ``tokenizer=``): the conventions with a ``tokenize`` option that takes
+        one."""
+        return self.callable_tokenizer and "tokenize" in self.option_names
 
     @property
     def default_signature(self) -> str:
@@ -99,8 +103,9 @@ class Convention:
     def declared(cls, module: ModuleType) -> Convention:
         """The convention a module declares: its ``NAME``, ``DESCRIPTION``, ``OPTIONS``
         (:class:`~bleu_harness.bleu.options.Option`), ``VARIANTS``, optional
-        ``CASE_TOKENIZERS``, its ``preprocessing``, ``required_order``, ``knobs`` and
-        ``finish``, and a ``resolve`` only where checking each option alone is not enough.
+        ``CASE_TOKENIZERS`` and ``CALLABLE_TOKENIZER`` (default true), its
+        ``preprocessing``, ``required_order``, ``knobs`` and ``finish``, and a ``resolve``
+        only where checking each option alone is not enough.
         The scale and the precision are read from its knob settings at the defaults
         (``scale``; ``float32`` -> about 1e-6)."""
         resolve = getattr(module, "resolve", None) or DeclaredOptions(module.NAME,
@@ -112,7 +117,8 @@ class Convention:
             preprocessing=module.preprocessing, required_order=module.required_order,
             knobs=module.knobs, finish=module.finish,
             case_tokenizers=getattr(module, "CASE_TOKENIZERS", ()),
-            precision=FLOAT32_TOLERANCE if defaults.float32 else 0.0, variants=module.VARIANTS)
+            precision=FLOAT32_TOLERANCE if defaults.float32 else 0.0, variants=module.VARIANTS,
+            callable_tokenizer=getattr(module, "CALLABLE_TOKENIZER", True))
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.bleu.tokenizers import ascii_lower, tokenizer_name
 from bleu_harness.bleu.tokenizers.perl import perl_lc
+from bleu_harness.bleu.tokenizers.torchmetrics import LowercasedAfter
 
 #: Tokenizers that fold case themselves, and the folding they apply: the case knob of a
 #: setting that uses them, and the tokenizer they are the lowercasing variant of.
@@ -109,6 +110,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
                     "floor1": "each segment's n-gram count floored at 1 (NLTK)"},
     "case": {"mixed": "case-sensitive", "lower": "lowercased (str.lower)",
              "ascii-lower": "ASCII capitals lowercased",
+             "lower-after": "lowercased after tokenizing (str.lower of the tokens, "
+                            "torchmetrics SacreBLEUScore)",
              "perl-lc": "lowercased by Perl's lc (no final sigma)"},
     "drop_empty_references": {True: "empty references left out first (SacreBLEU 1.5-2.1)",
                               False: "empty references kept"},
@@ -227,6 +230,9 @@ class KnobSettings:
         for folding, (base, case) in FOLDING_TOKENIZERS.items():
             if self.tokenizer == base and self.case == case:
                 return Preprocessing(folding, False, self.drop_empty_references), None
+        if self.case == "lower-after":
+            return Preprocessing(LowercasedAfter(self.tokenizer), False,
+                                 self.drop_empty_references), None
         lowercase = self.case == "lower"
         fold = {"ascii-lower": ascii_lower, "perl-lc": perl_lc}.get(self.case)
         return Preprocessing(self.tokenizer, lowercase, self.drop_empty_references), fold
@@ -288,6 +294,8 @@ def case_and_tokenizer(preprocessing: Preprocessing) -> dict[str, Any]:
     tokenizer, case = preprocessing.tokenizer, "lower" if preprocessing.lowercase else "mixed"
     if isinstance(tokenizer, str) and tokenizer in FOLDING_TOKENIZERS:
         tokenizer, case = FOLDING_TOKENIZERS[tokenizer]
+    elif isinstance(tokenizer, LowercasedAfter):
+        tokenizer, case = tokenizer.tokenizer, "lower-after"
     return {"tokenizer": tokenizer, "case": case,
             "drop_empty_references": preprocessing.drop_empty_references}
 

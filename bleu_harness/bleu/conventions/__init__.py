@@ -15,14 +15,16 @@ from bleu_harness.bleu.conventions import (
     nltk,
     sacrebleu,
     t2t,
+    tfmodels,
     tfnmt,
     torchmetrics,
+    torchmetrics_sacrebleu,
 )
 
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
-MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t, comparemt,
-           coco)
+MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
+           torchmetrics_sacrebleu, comparemt, tfmodels, coco)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

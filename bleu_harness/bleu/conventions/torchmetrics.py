@@ -47,9 +47,14 @@ OPTIONS = (
 
 def resolve(level: str, given: Mapping[str, Any]) -> dict[str, Any]:
     """The options, and ``weights`` of ``n_gram`` entries (``_bleu_score_update``'s check)."""
-    options = resolve_options(NAME, OPTIONS, given)
+    return checked_weights(NAME, resolve_options(NAME, OPTIONS, given))
+
+
+def checked_weights(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options``, or the ``ValueError`` ``BLEUScore`` raises for weights whose number is
+    not ``n_gram``."""
     if options["weights"] is not None and len(options["weights"]) != options["n_gram"]:
-        raise ValueError(f"{NAME}: List of weights has different weights than `n_gram`: "
+        raise ValueError(f"{name}: List of weights has different weights than `n_gram`: "
                          f"{len(options['weights'])} != {options['n_gram']}")
     return options
 
@@ -68,22 +73,39 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    return formula_knobs(options, level, preprocessing(options))
+
+
+#: The options of the formula (``_bleu_score_update`` / ``_bleu_score_compute``).
+FORMULA_OPTIONS = tuple(option.name for option in OPTIONS)
+
+
+def formula_knobs(options: Mapping[str, Any], level: str, text: Preprocessing) -> KnobSettings:
+    """``BLEUScore``'s formula at ``options`` over the tokens of ``text``: ``SacreBLEUScore``
+    runs the same ``_bleu_score_update`` and ``_bleu_score_compute`` with its own tokenizer
+    (the torchmetrics-sacrebleu convention), so its input checks are these too."""
+    formula = {name: options[name] for name in FORMULA_OPTIONS}
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order),
+        input_rules=input_rules(NAME, level, formula, finish, required_order),
         arithmetic=Arithmetic(log_sum="steps"), ref="closest_first",
         no_match_zero=True, zero="zero-before-smoothing",
         smoothing="add-k-from-bigram" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=tuple(weights_of(options)),
-        float32=True, **case_and_tokenizer(preprocessing(options)))
+        float32=True, **case_and_tokenizer(text))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    """The knob arithmetic in float32 steps; ``return tensor(0.0)`` (an order without a
-    match) reports no precisions and a BP of 0."""
+    return finish_formula(NAME, corpus, knobs(options, level))
+
+
+def finish_formula(name: str, corpus: CorpusStats, k: KnobSettings) -> Finished:
+    """The knob arithmetic of ``k`` (:func:`formula_knobs`) in float32 steps;
+    ``return tensor(0.0)`` (an order without a match) reports no precisions and a BP of 0.
+    ``name`` is the convention an error names."""
     if corpus.has_segment_without_references:
-        raise ConventionError(NAME, "a segment without references has no closest length",
+        raise ConventionError(name, "a segment without references has no closest length",
                               "ValueError")
-    c = compute(corpus, knobs(options, level))
+    c = compute(corpus, k)
     precisions, bp = (((), 0.0) if c.gate else (tuple(p for p, _ in c.precisions), c.bp))
     return Finished(c.scores, precisions, c.matches, c.totals, bp, c.hyp_len, c.ref_len)
 

@@ -9,6 +9,8 @@ statistics are those of the library it follows.
 * :mod:`~bleu_harness.bleu.tokenizers.perl` -- multi-bleu.perl's and mteval-v13a.pl's;
 * :mod:`~bleu_harness.bleu.tokenizers.t2t` -- Tensor2Tensor's ``bleu_tokenize``;
 * :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip;
+* :mod:`~bleu_harness.bleu.tokenizers.torchmetrics` -- torchmetrics' copies of SacreBLEU's
+  (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
 * :mod:`~bleu_harness.bleu.tokenizers.ptb` -- pycocoevalcap's Stanford PTBTokenizer pipeline,
   ``ptb`` and ``ptb-cased`` (Java and pycocoevalcap's jar; unavailable without them).
 
@@ -35,6 +37,7 @@ from bleu_harness.bleu.tokenizers.sacrebleu import (
     tokenize_13a_unstripped,
     tokenize_char,
     tokenize_intl,
+    tokenize_intl_unstripped,
     tokenize_none,
 )
 from bleu_harness.bleu.tokenizers import ptb
@@ -55,6 +58,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "13a": tokenize_13a,
     "13a-unstripped": tokenize_13a_unstripped,
     "intl": tokenize_intl,
+    "intl-unstripped": tokenize_intl_unstripped,
     "char": tokenize_char,
     "zh": tokenize_zh,
     "split-space": tokenize_split_space,

@@ -107,6 +107,14 @@ def tokenize_intl(text: str) -> list[str]:
     return _v14_intl_string(text.rstrip()).split()
 
 
+def tokenize_intl_unstripped(text: str) -> list[str]:
+    """mteval-v14's international tokenization of the text as it is, without the ``rstrip``
+    SacreBLEU's ``BLEU`` applies first: torchmetrics' copy (``SacreBLEUScore``,
+    ``_tokenize_international``; :mod:`bleu_harness.bleu.tokenizers.torchmetrics`). ``'1990. '``
+    gives ``1990 .`` where SacreBLEU keeps ``1990.``."""
+    return _v14_intl_string(text).split()
+
+
 def tokenize_char(text: str) -> list[str]:
     """Every character that ``str.split`` does not treat as whitespace (SacreBLEU ``char``)."""
     return list("".join(text.split()))
