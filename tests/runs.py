@@ -16,6 +16,17 @@ from bleu_harness.records import CheckRecord
 TESTS = Path(__file__).parent
 CORPUS = TESTS.parent / "cases"
 FAKE = f"{sys.executable} {TESTS / 'fake_command.py'}"
+#: The reference backends an implementation that claims NLTK is checked against: live NLTK
+#: and fast-bleu (NLTK's sentence BLEU). The other libraries' drift checks and the engine's
+#: divergence map do not involve it (its records are the same without them, checked on the
+#: whole corpus for ``miniatures:faithful``) and cost most of a run.
+NLTK_CHECKS = ("nltk", "fast-bleu")
+#: The small corpus of the report tests (the session's ``tie_bug_run``, tests/conftest.py):
+#: the tie family, where the tie bug fails by its tie rule alone, and the Perl oracle
+#: cases, where it fails on inputs of many families at once (zero overlap, case, empty
+#: references, tokenization) -- each failure names the reference length either way.
+TIE_CORPUS = (str(CORPUS / "families" / "ref-length-ties.yaml"),
+              str(CORPUS / "oracles" / "multi-bleu.yaml"))
 
 
 def children_of(pid: int) -> set[int]:
@@ -93,6 +104,21 @@ def one_case(case_id: str = "c", expect: str = "", hyp: str = "a b c d",
                         "source: s, where: w}}")
     return (f"  - id: {case_id}\n    description: d\n    tags: []\n    level: sentence\n"
             f"{extra}    segments: [{{hyp: {hyp}, refs: {refs}}}]\n    expect: [{expect}]\n")
+
+
+def inner_pytest(*arguments: str, cwd: Path, env: dict[str, str] | None = None,
+                 timeout: float = 120.0) -> subprocess.CompletedProcess:
+    """``python -m pytest ARGUMENTS`` in its own process, printing the same whatever runs
+    this test: in a session of its own with stdin from /dev/null (no terminal, as under CI),
+    80 columns (``COLUMNS``: pytest cuts its summary lines at the width), and none of the
+    outer run's ``PYTEST_*`` variables (``PYTEST_ADDOPTS`` reaches every pytest: ``--tb=no``
+    left only the cut summary lines, ``-qq`` the counts out, ``-x`` the failures after the
+    first). ``env`` is added to the environment."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    environment.update({"COLUMNS": "80", **(env or {})})
+    return subprocess.run([sys.executable, "-m", "pytest", *arguments], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, start_new_session=True, env=environment)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ from bleu_harness.errors import InputError
 
 EXAMPLES = Path(__file__).parents[1] / "bleu_harness" / "data" / "examples"
 HYP, REF = str(EXAMPLES / "hyp.txt"), str(EXAMPLES / "ref1.txt")
+#: The file of the bundled corpus that holds its b0* cases.
+B_TABLE = str(Path(__file__).parents[1] / "cases" / "documented" / "conventions-b-table.yaml")
 
 
 def harness(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
@@ -137,8 +139,8 @@ def test_subword_text_is_warned_about_and_its_joiners_can_be_removed(capsys):
 
 @pytest.mark.parametrize("arguments, code", [
     (["score", HYP, REF], 0),
-    (["run", "--select", "b0*", "--implementation", "miniatures:first_reference_wins_ties",
-      "--claims", "nltk"], 1),
+    (["run", B_TABLE, "--select", "b0*", "--implementation",
+      "miniatures:first_reference_wins_ties", "--claims", "nltk"], 1),
 ])
 def test_a_reader_that_leaves_does_not_change_the_exit_code(arguments, code):
     """``bleu-harness run | head -1`` exited 1 whatever the run found (rich's broken-pipe

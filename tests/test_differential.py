@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from libraries import nltk_bleu, sacrebleu_bleu
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
@@ -47,8 +47,19 @@ def assert_agree(ours, theirs, what: str) -> None:
     assert same_float(ours, theirs), f"{what}: engine {ours!r} != library {theirs!r}"
 
 
+#: method1 with its default epsilon (0.1, no ``epsilon`` option) on inputs with an order
+#: that has no match: the random search left this out in 2 of 8 runs (issue 27), so a wrong
+#: default epsilon escaped; pinned here at both levels.
+DEFAULT_EPSILON = {"weights": (0.25, 0.25, 0.25, 0.25), "smoothing": "method1",
+                   "auto_reweigh": False}
+
+
 @EXAMPLES
 @given(data=corpus(), options=NLTK_OPTIONS, sentence=st.booleans())
+@example(data=(["the cat sat . a"], [["the cat . sat a"]]), options=DEFAULT_EPSILON,
+         sentence=True)
+@example(data=(["the cat sat . a", "b a"], [["the cat . sat a"], ["a b"]]),
+         options=DEFAULT_EPSILON, sentence=False)
 def test_nltk_bit_exact(data, options, sentence):
     hyps, refs = data
     level = "sentence" if sentence else "corpus"

@@ -279,7 +279,8 @@ def test_hostile_case_files_are_one_line_each_and_the_good_file_still_passes(tmp
     assert not any(line.startswith(f"{corpus / 'good.yaml'}:") for line in lines), lines
     assert all(len(line) < 2500 for line in validated.stdout.splitlines())
 
-    ran = harness("run", str(corpus), "--select", "good", "-q", tmp_path=tmp_path, timeout=90)
+    ran = harness("run", str(corpus), "--select", "good", "--backend", "own", "-q",
+                  tmp_path=tmp_path, timeout=90)
     out = no_traceback(ran)
     assert ran.returncode == 2 and "1 cases · " in out and "failed" not in out, out[-3000:]
     for files in bad.values():

@@ -11,6 +11,9 @@ from bleu_harness.cli import main
 from bleu_harness.report.stream import read_run
 
 TIES = str(CORPUS / "families" / "ref-length.yaml")
+#: The two files that hold every ``tie-*`` and ``closest-vs-shortest-*`` case of the corpus:
+#: ``--select`` on them picks what it picks on the whole corpus, without loading it.
+REF_LENGTH = (TIES, str(CORPUS / "families" / "ref-length-ties.yaml"))
 
 
 @pytest.fixture(autouse=True)
@@ -33,15 +36,19 @@ def test_bundled_corpus_runs_clean(corpus_run):
 def test_bundled_corpus_runs_clean_with_the_pure_python_pass(tmp_path, monkeypatch):
     """The engine without its C kernel (``BLEU_HARNESS_NATIVE=0``, inherited by the engine's
     worker) passes the corpus too: the pure-Python pass is the fallback on a machine without
-    a compiler, and the C pass is tested against it only on generated inputs."""
+    a compiler, and the C pass is tested against it only on generated inputs. Every recorded
+    value, and live NLTK's answer on every case (``--backend nltk``: the engine is under
+    test; no divergence map, which no assertion here reads and which asks the engine every
+    convention on every case)."""
     monkeypatch.setenv("BLEU_HARNESS_NATIVE", "0")
     stream = tmp_path / "python.jsonl"
-    code = main(["run", "--backend", "own", "--format", "json", "--output", str(stream),
+    code = main(["run", "--backend", "nltk", "--format", "json", "--output", str(stream),
                  "--quiet"])
     run_read = read_run(stream)
     assert code == 0, [(r.case, r.message) for r in run_read.checks
                        if r.verdict in ("fail", "error")]
-    assert {(r.check, r.verdict) for r in run_read.checks} >= {("expectation", "pass")}
+    assert {(r.check, r.verdict) for r in run_read.checks} >= {("expectation", "pass"),
+                                                               ("differential", "pass")}
 
 
 def test_the_knob_model_explains_every_divergence_of_the_corpus(corpus_run):
@@ -69,19 +76,19 @@ def test_first_reference_tie_break_is_caught_and_tagged():
 
 def test_wrong_scale_is_tagged_scale():
     result, _ = run(implementation="miniatures:wrong_scale", claims="nltk",
-                    paths=(str(CORPUS),), select="closest-vs-shortest-*")
+                    paths=REF_LENGTH, select="closest-vs-shortest-*")
     failed = checks(result, "expectation", "fail")
     assert failed and all("scale" in c.tags for c in failed)
 
 
 def test_json_markdown_and_junit_reports(tmp_path, capsys):
     stream_file, markdown, junit = tmp_path / "run.jsonl", tmp_path / "run.md", tmp_path / "j.xml"
-    assert main(["run", "--select", "tie-*", "--format", "json", "--output", str(stream_file),
-                 "--junit-xml", str(junit)]) == 0
+    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--format", "json", "--output",
+                 str(stream_file), "--junit-xml", str(junit)]) == 0
     run_read = read_run(stream_file)
     assert run_read.header.corpus_hash and run_read.footer.exit_code == 0
     assert "<testsuite" in junit.read_text() and 'name="expected"' in junit.read_text()
-    assert main(["run", "--select", "tie-*", "--format", "markdown", "--output",
+    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--format", "markdown", "--output",
                  str(markdown)]) == 0
     assert markdown.read_text().startswith("## bleu-harness run: passed")
     assert not list(tmp_path.glob(".*.tmp"))
@@ -89,8 +96,9 @@ def test_json_markdown_and_junit_reports(tmp_path, capsys):
 
 def test_diff_reports_what_got_worse(tmp_path, capsys):
     old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
-    assert main(["run", "--select", "tie-*", "--format", "json", "--output", str(old)]) == 0
-    assert main(["run", "--select", "tie-*", "--implementation",
+    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--format", "json", "--output",
+                 str(old)]) == 0
+    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--implementation",
                  "miniatures:first_reference_wins_ties", "--claims", "nltk", "--format", "json",
                  "--output", str(new)]) == 1
     capsys.readouterr()

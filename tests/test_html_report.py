@@ -1,6 +1,10 @@
 """The single-file HTML report: self-contained, a matrix row per case, a cause for every
 failure, changed cells first for two runs -- and, where a Chromium is installed, loaded in a
-real headless browser: no console error, the plots drawn, a filter and a cell that work."""
+real headless browser: no console error, the plots drawn, a filter and a cell that work.
+
+The bundled corpus's report (the session's one whole-corpus run, tests/conftest.py) is
+checked for its rows and its self-containment; the failing run, the comparison and the
+browser take the small corpus of the tie bug (runs.TIE_CORPUS)."""
 
 from __future__ import annotations
 
@@ -10,27 +14,32 @@ import shutil
 from pathlib import Path
 
 import pytest
+from runs import TIE_CORPUS
 
 from bleu_harness.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def corpus_size() -> int:
-    """The number of cases in the bundled corpus (one row each in the report's matrix)."""
+def corpus_size(paths=None) -> int:
+    """The number of cases in the corpus of ``paths`` (default: the bundled one), as the
+    loader counts them (one row each in the report's matrix)."""
     from bleu_harness.cases.loader import load
 
-    return len(load(None).cases)
+    return len(load(paths).cases)
 
 
 @pytest.fixture(scope="module")
-def reports(corpus_run, tie_bug_run, tmp_path_factory) -> dict[str, Path]:
-    """A clean run of the bundled corpus, a failing implementation, and the two compared."""
-    assert corpus_run["exit_code"] == 0 and tie_bug_run["exit_code"] == 1
+def reports(corpus_run, tie_corpus_run, tie_bug_run, tmp_path_factory) -> dict[str, Path]:
+    """A clean run of the bundled corpus; a clean run of the small corpus, the failing
+    implementation on it, and the two compared."""
+    assert corpus_run["exit_code"] == 0 and tie_corpus_run["exit_code"] == 0
+    assert tie_bug_run["exit_code"] == 1
     compared = tmp_path_factory.mktemp("compared") / "compared.html"
-    assert main(["report", str(corpus_run["stream"]), str(tie_bug_run["stream"]), "-o",
+    assert main(["report", str(tie_corpus_run["stream"]), str(tie_bug_run["stream"]), "-o",
                  str(compared)]) == 0
-    return {"clean": corpus_run["html"], "failing": tie_bug_run["html"], "compared": compared}
+    return {"corpus": corpus_run["html"], "clean": tie_corpus_run["html"],
+            "failing": tie_bug_run["html"], "compared": compared}
 
 
 def embedded(path: Path) -> dict:
@@ -40,12 +49,15 @@ def embedded(path: Path) -> dict:
 
 
 def test_the_report_is_one_file_that_needs_no_network(reports):
-    text = reports["clean"].read_text(encoding="utf-8")
+    text = reports["corpus"].read_text(encoding="utf-8")
     assert not re.search(r'<(script|link|img)[^>]+(src|href)="?https?:', text)
     assert "Plotly" in text and len(text) > 1_000_000  # the plotting library is inlined
-    data = embedded(reports["clean"])
+    data = embedded(reports["corpus"])
     assert len(data["matrix"]["rows"]) == corpus_size() and len(data["figures"]) == 2
     assert data["header"]["status"] == "passed"
+    small = embedded(reports["clean"])
+    assert len(small["matrix"]["rows"]) == corpus_size(TIE_CORPUS)
+    assert small["header"]["status"] == "passed"
 
 
 def test_every_failure_in_the_report_names_its_cause(reports):
@@ -72,6 +84,7 @@ def test_the_inputs_of_a_case_show_invisible_characters():
 def test_the_report_works_in_a_real_browser(reports, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     errors: list[str] = []
+    cases = corpus_size(TIE_CORPUS)
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
@@ -84,19 +97,19 @@ def test_the_report_works_in_a_real_browser(reports, tmp_path):
             page.goto(reports["clean"].as_uri())
             page.wait_for_selector("#plot-1 .main-svg", timeout=30_000)
             assert page.locator("#plot-0 .main-svg").count() and page.locator(
-                "#matrix tbody tr").count() == corpus_size()
+                "#matrix tbody tr").count() == cases
             page.goto(reports["failing"].as_uri())
             page.wait_for_selector("#plot-0 .main-svg", timeout=30_000)
             page.wait_for_selector("#plot-1 .main-svg", timeout=30_000)
-            assert page.locator("#matrix tbody tr").count() == corpus_size()
+            assert page.locator("#matrix tbody tr").count() == cases
             page.select_option("#filter-verdict", "fail")
             failing = page.locator("#matrix tbody tr").count()
-            assert 0 < failing < corpus_size()
+            assert 0 < failing < cases
             page.locator("#matrix td.cell.v-fail").first.click()
             page.wait_for_selector("#detail:not([hidden])")
             assert "first-listed on a tie" in page.locator("#detail").inner_text()
             page.select_option("#filter-verdict", "")
-            page.fill("#filter-text", "b05-")
+            page.fill("#filter-text", "perl-multi-bleu-059")
             assert page.locator("#matrix tbody tr").count() == 1
             screenshot = tmp_path / "report.png"
             page.screenshot(path=str(screenshot), full_page=False)

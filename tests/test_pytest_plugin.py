@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from runs import inner_pytest
 
 CORPUS = Path(__file__).parents[1] / "cases"
 
 
 def pytest_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                           "-o", "addopts=", *args],
-                          capture_output=True, text=True, cwd=cwd)
+    """pytest in a subprocess (runs.inner_pytest), without the project's addopts."""
+    return inner_pytest("-p", "no:cacheprovider", "-o", "addopts=", *args, cwd=cwd)
 
 
 def test_collects_every_case_of_the_corpus(tmp_path):
