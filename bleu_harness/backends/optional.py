@@ -133,7 +133,7 @@ def bleuscore_backend(python: str = sys.executable) -> Backend:
                    decline=bleuscore_decline, module="bleuscore", python=python)
 
 
-def pycocoevalcap_decline(request: Request) -> str:
+def pycocoevalcap_decline(request: BackendRequest) -> str:
     """pycocoevalcap tokenizes with ``str.split()`` or, in its pipeline, with the Stanford
     PTBTokenizer, which needs Java; ``Bleu(0)`` returns no score (an empty list)."""
     if request.convention != "pycocoevalcap":
