@@ -159,6 +159,9 @@ def test_a_real_cause_is_named_with_its_support():
         assert f"It holds on {len(members)} of {len(members)} failures in this group" in (
             members[0].cause["sentence"])
         assert assert_named_causes_hold(result) == 1
+        # read back (a stream's records carry their sentence): said once, not twice
+        again = failure_groups([replace(r, cause=dict(r.cause)) for r in members])
+        assert again[0][1][0].cause["sentence"].count("It holds on") == 1
 
 
 def _failure(case: str, fits, moved, known: bool = False):

@@ -135,6 +135,10 @@ def change_name(change: Change) -> str:
     return ", ".join(knobs + scale) or "same as the convention"
 
 
+#: How the sentence of a cause's support begins (a cause read back from a stream has it).
+SUPPORT_START = "It holds on"
+
+
 def _named(convention: str, change: Change, group: Sequence[int],
            records: Sequence[CheckRecord], failures: int) -> dict[str, Any]:
     """The cause of a group ``change`` holds on (every failure in it)."""
@@ -142,10 +146,11 @@ def _named(convention: str, change: Change, group: Sequence[int],
                  if frozenset(records[i].cause["fits"][0]) == change), change_name(change))
     said = next((str(records[i].cause.get("sentence", "")) for i in group
                  if records[i].cause.get("group") == name), "")
+    said = said.split(f" {SUPPORT_START}")[0]  # a record reconciled before carries one
     said = said or f"the answers are what {convention} gives with {name}."
     others = failures - len(group)
     inputs = len({records[i].case for i in group})
-    support = f"It holds on {len(group)} of {_failures(len(group))} in this group"
+    support = f"{SUPPORT_START} {len(group)} of {_failures(len(group))} in this group"
     if others:
         support += (f"; none of the other {_failures(others)} of {convention} "
                     "contradicts it")
