@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import segment_text
 
-from bleu_harness.bleu import ConventionDeclined, score
+from bleu_harness.bleu import ConventionDeclined, ConventionError, score
 
 scorers = pytest.importorskip("compare_mt.scorers",
                               reason="compare-mt is not installed (pip install compare-mt six)")
@@ -50,3 +50,11 @@ def test_bleu_scorer_bit_for_bit(pairs, weights, case_insensitive):
 def test_several_references_are_declined():
     with pytest.raises(ConventionDeclined, match="exactly one reference"):
         score(["a b"], [["a b", "a c"]], "compare-mt")
+
+
+def test_sentence_level_raises_as_bleu_scorer_does():
+    with pytest.raises(NotImplementedError):
+        scorers.BleuScorer().score_sentence(["a", "b"], ["a", "b"])
+    with pytest.raises(ConventionError) as raised:
+        score(["a b"], [["a b"]], "compare-mt", "sentence")
+    assert raised.value.library_exception == "NotImplementedError"

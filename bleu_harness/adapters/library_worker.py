@@ -275,7 +275,10 @@ def compare_mt_score(request):
     scorer = BleuScorer(weights=tuple(options.get("weights", (0.25, 0.25, 0.25, 0.25))),
                         case_insensitive=options.get("case_insensitive", False))
     refs = [refs[0].strip().split(" ") for refs in request["references"]]
-    return scorer.score_corpus(refs, [h.strip().split(" ") for h in request["hypotheses"]])[0]
+    hyps = [h.strip().split(" ") for h in request["hypotheses"]]
+    if request["level"] == "sentence":
+        return scorer.score_sentence(refs[0], hyps[0])[0]  # raises NotImplementedError
+    return scorer.score_corpus(refs, hyps)[0]
 
 
 def pycocoevalcap_info():

@@ -8,6 +8,7 @@
   reference length;
 * ``_precision``: clipped matches over the hypothesis n-grams, the denominator floored at 1
   per segment (``denom = max(1, denom)``);
+* ``score_sentence`` raises ``NotImplementedError`` (a corpus score only);
 * ``score_cached_corpus``: no corpus at all returns ``0.0``; no unigram match returns the int
   ``0`` (``if num_prec[1] == 0: return 0``), before any scaling;
 * an order without a match adds nothing to the log sum (``p = math.log(p) if p > 0 else 0``):
@@ -27,7 +28,7 @@ from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules
 from bleu_harness.bleu.options import Option, boolean, weights
-from bleu_harness.bleu.result import ConventionDeclined
+from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
 NAME = "compare-mt"
 OPTIONS = (
@@ -55,6 +56,9 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
     """``BleuScorer.score_corpus``: one reference per segment (its API has no other), then
     the knob arithmetic; ``0.0`` for no segment, the int ``0`` for no unigram match."""
+    if level == "sentence":
+        raise ConventionError(NAME, "BleuScorer has no sentence-level score (score_sentence "
+                              "raises: use compare-mt's sentbleu scorer)", "NotImplementedError")
     if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
         raise ConventionDeclined(NAME, "BleuScorer takes exactly one reference per segment")
     c = compute(corpus, knobs(options, level), zero=0)
