@@ -101,7 +101,7 @@ def test_score_with_your_tokenizer(files, capsys):
     (["--tokenizer", "mytok:nope"], "cannot load 'mytok:nope'"),
     (["--tokenizer", "nomodule:f"], "cannot load 'nomodule:f'"),
     (["--tokenizer", "words"], "MODULE:CALLABLE"),
-    (["--tokenizer", "mytok:words", "-c", "nltk"], "nltk take no tokenizer"),
+    (["--tokenizer", "mytok:words", "-c", "nltk"], "nltk takes no tokenizer"),
 ])
 def test_score_tokenizer_mistakes_are_named(files, capsys, argv, message):
     try:

@@ -54,9 +54,9 @@ def add_arguments(parser) -> None:
                         "default 1)")
     parser.add_argument("--tokenizer", type=load_tokenizer, metavar="MODULE:CALLABLE",
                         help="your own tokenizer, a function from text to a token list (e.g. "
-                        "nltk:word_tokenize), for the conventions that take one (sacrebleu, "
-                        "tf-nmt, t2t: the default with this option), as Hugging Face's bleu "
-                        "takes tokenizer=")
+                        "nltk:word_tokenize), for the conventions that take one (%s: the "
+                        "default with this option), as Hugging Face's bleu takes tokenizer="
+                        % ", ".join(n for n, c in CONVENTIONS.items() if c.takes_tokenizer))
     parser.add_argument("--remove-from-references", default="", metavar="TEXT",
                         help="remove TEXT from every reference line first, e.g. '@@ ' (BPE "
                         "joiners: BLEU over subword pieces is not BLEU over words)")
@@ -84,9 +84,10 @@ def main(args, console: Console) -> int:
         refusing = [n for n in conventions if not CONVENTIONS[n].takes_tokenizer]
         if refusing:
             takers = ", ".join(n for n in CONVENTIONS if CONVENTIONS[n].takes_tokenizer)
-            raise InputError(f"--tokenizer: {', '.join(refusing)} take no tokenizer (they "
-                             f"split on whitespace or apply their own rules; these do: "
-                             f"{takers})")
+            why = ("takes no tokenizer (it splits on whitespace or applies its own rules"
+                   if len(refusing) == 1 else "take no tokenizer (they split on whitespace or "
+                   "apply their own rules")
+            raise InputError(f"--tokenizer: {', '.join(refusing)} {why}; these do: {takers})")
     return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files), conventions,
                                tuple(args.option), args.sentence, args.format == "json",
                                args.jobs, tokenizer, args.remove_from_references), console)

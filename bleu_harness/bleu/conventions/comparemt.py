@@ -63,7 +63,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
         raise ConventionDeclined(NAME, "BleuScorer takes exactly one reference per segment")
     c = compute(corpus, knobs(options, level), zero=0)
     scores = (0.0,) if not corpus.segment_count else c.scores
-    precisions = tuple(m / t if t else 0.0 for m, t in zip(c.matches, c.totals))
+    precisions = tuple(100 * m / t if t else 0.0 for m, t in zip(c.matches, c.totals))
     return Finished(scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
 
 

@@ -64,7 +64,7 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
         raise ConventionError(NAME, "the length ratio divides by a reference length of 0",
                               "ZeroDivisionError")
     c = compute(corpus, knobs(options, level))
-    precisions = tuple(p for p, _ in c.precisions) or (0.0,) * len(c.matches)
+    precisions = tuple(100 * p for p, _ in c.precisions) or (0.0,) * len(c.matches)
     return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
 
 
