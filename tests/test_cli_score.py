@@ -91,3 +91,18 @@ def test_python_dash_m_and_help():
     done = subprocess.run([sys.executable, "-m", "bleu_harness", "score", "--help"],
                           capture_output=True, text=True, check=True)
     assert "HYP_FILE" in done.stdout and "--option" in done.stdout
+
+
+def test_a_declining_convention_is_no_disagreement(tmp_path, capsys):
+    """T2T cannot take two references: it is shown as declined and left out of the
+    agreement, in the table and line by line."""
+    (tmp_path / "h").write_text("the cat sat on the mat\n", encoding="utf-8")
+    (tmp_path / "r1").write_text("the cat is on the mat\n", encoding="utf-8")
+    (tmp_path / "r2").write_text("the cat sat on the mat\n", encoding="utf-8")
+    files = [str(tmp_path / name) for name in ("h", "r1", "r2")]
+    assert main(["score", *files, "-c", "t2t", "-c", "sacrebleu", "-c", "nltk"]) == 0
+    out = capsys.readouterr().out
+    assert "declined" in out and "the conventions that answer agree" in out
+    assert "disagree" not in out and "raises unsupported" not in out
+    assert main(["score", *files, "-c", "t2t", "-c", "sacrebleu", "--sentence"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("yes")

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bleu_harness.bleu import CONVENTIONS, BleuResult, ConventionError, Request
+from bleu_harness.bleu import CONVENTIONS, BleuResult, ConventionDeclined, ConventionError, Request
 from bleu_harness.bleu.agreement import as_percent
 from bleu_harness.bleu.api import plan
 from bleu_harness.bleu.conventions import scores_agree
@@ -261,11 +261,25 @@ def native(outcome: ConventionAnswer) -> float | str:
     return outcome.score
 
 
+def shown_answer(outcome: ConventionAnswer) -> str:
+    """A score, ``raises X`` where the tool raises, ``declined`` where its API cannot take
+    the input."""
+    if isinstance(outcome, ConventionDeclined):
+        return "declined"
+    if isinstance(outcome, ConventionError):
+        return f"raises {outcome.library_exception}"
+    return format_score(outcome.score)
+
+
 def agreement_groups(outcomes: Sequence[ConventionAnswer]) -> list[str]:
-    """A letter per outcome; equal letters agree (``scores_agree``)."""
+    """A letter per outcome; equal letters agree (``scores_agree``). A convention that
+    declines the input (its tool's API cannot express it) has no answer to compare: ``-``."""
     representatives: list[ConventionAnswer] = []
     letters = []
     for outcome in outcomes:
+        if isinstance(outcome, ConventionDeclined):
+            letters.append("-")
+            continue
         for index, seen in enumerate(representatives):
             if scores_agree(outcome.convention, native(outcome), seen.convention, native(seen)):
                 break
@@ -296,7 +310,7 @@ def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[ConventionAnswe
     groups = agreement_groups(outcomes)
     for outcome, group in zip(outcomes, groups):
         if isinstance(outcome, ConventionError):
-            table.add_row(outcome.convention, f"raises {outcome.library_exception}", "", outcome.rule,
+            table.add_row(outcome.convention, shown_answer(outcome), "", outcome.rule,
                           "", "", "", group)
             continue
         scale = CONVENTIONS[outcome.convention].scale
@@ -307,14 +321,16 @@ def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[ConventionAnswe
             "/".join(f"{p:.1f}" for p in percents), f"{outcome.bp:.4f}",
             str(outcome.hyp_len), str(outcome.ref_len), group)
     console.print(table)
-    if len(set(groups)) > 1:
+    if len(set(groups) - {"-"}) > 1:
         members = {}
         for outcome, group in zip(outcomes, groups):
-            members.setdefault(group, []).append(outcome.convention)
+            if group != "-":
+                members.setdefault(group, []).append(outcome.convention)
         console.print("[bold]conventions disagree:[/] " + " · ".join(
             f"{g} = {', '.join(names)}" for g, names in members.items()))
     else:
-        console.print("all conventions agree")
+        console.print("all conventions agree" if "-" not in groups
+                      else "the conventions that answer agree")
     for outcome in outcomes:
         if isinstance(outcome, BleuResult):
             console.print(f"  {outcome.signature}", highlight=False, soft_wrap=True)
@@ -333,9 +349,8 @@ def _print_sentences(args: ScoreArgs, rows: Iterator[list[ConventionAnswer]],
     console.file.flush()
     write("  ".join(h.rjust(w) for h, w in zip(headers, widths)) + "\n")
     for line, outcomes in enumerate(rows, start=1):
-        cells = [f"raises {o.library_exception}" if isinstance(o, ConventionError)
-                 else format_score(o.score) for o in outcomes]
+        cells = [shown_answer(o) for o in outcomes]
         groups = agreement_groups(outcomes)
-        agree = "yes" if len(set(groups)) == 1 else "≠ " + "".join(groups)
+        agree = "yes" if len(set(groups) - {"-"}) <= 1 else "≠ " + "".join(groups)
         write("  ".join(c.rjust(w) for c, w in zip([str(line), *cells], widths))
               + "  " + agree + "\n")
