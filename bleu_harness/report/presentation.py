@@ -47,17 +47,24 @@ def comparison(record: CheckRecord, separator: str = "   ") -> str:
     return separator.join(parts)
 
 
+def _fields(provenance: object) -> dict[str, str]:
+    """The provenance's fields as text (a stream from elsewhere may hold any JSON there)."""
+    if not isinstance(provenance, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in provenance.items() if v not in (None, "")}
+
+
 def origin(provenance: Mapping[str, str] | None) -> str:
     """Where a recorded value came from: ``source · where · issue · library version``
     (what the case's provenance has of them); its ``url`` is :func:`origin_url`."""
-    p = provenance or {}
+    p = _fields(provenance)
     library = " ".join(filter(None, (p.get("library"), p.get("version")))) if p.get(
         "library") else ""
     return " · ".join(filter(None, (p.get("source"), p.get("where"), p.get("issue"), library)))
 
 
 def origin_url(provenance: Mapping[str, str] | None) -> str:
-    return (provenance or {}).get("url", "")
+    return _fields(provenance).get("url", "")
 
 
 def origin_text(provenance: Mapping[str, str] | None) -> str:
