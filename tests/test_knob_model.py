@@ -182,4 +182,4 @@ def test_the_model_is_exact_for_each_conventions_own_settings(convention):
         assert [_bits(s) for s in computed] == [_bits(s) for s in expected], (
             case.hypotheses, case.references, resolved)
         compared += 1
-    assert compared > 100
+    assert compared > 50  # compare-mt scores corpus level only, one reference each
