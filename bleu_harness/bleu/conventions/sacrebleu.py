@@ -104,7 +104,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     rules = SACREBLEU.rules(options["version"])
     tokenizer = options["tokenize"]
     if tokenizer == "intl" and rules["intl"] == "unicodedata":
-        tokenizer = "t2t"
+        tokenizer = "intl-unicodedata"
     elif tokenizer in OPTIONAL_TOKENIZERS:
         tokenizer = optional_tokenizer(tokenizer, options["spm_model"])
     dropped = rules["empty_references"].startswith("dropped")

@@ -42,7 +42,7 @@ from bleu_harness.bleu.tokenizers.sacrebleu import (
 )
 from bleu_harness.bleu.tokenizers import ptb
 from bleu_harness.bleu.tokenizers.ptb import tokenize_ptb, tokenize_ptb_cased
-from bleu_harness.bleu.tokenizers.t2t import tokenize_t2t
+from bleu_harness.bleu.tokenizers.t2t import tokenize_intl_unicodedata, tokenize_t2t
 from bleu_harness.bleu.tokenizers.tfnmt import (
     tokenize_split_space,
     tokenize_strip_split_space,
@@ -70,6 +70,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "mteval-intl": tokenize_mteval_intl,
     "mteval-intl-lc": tokenize_mteval_intl_lc,
     "t2t": tokenize_t2t,
+    "intl-unicodedata": tokenize_intl_unicodedata,
     "ptb": tokenize_ptb,
     "ptb-cased": tokenize_ptb_cased,
 }

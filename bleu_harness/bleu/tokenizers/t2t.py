@@ -45,6 +45,12 @@ def t2t_class_of(major: str) -> frozenset[int]:
     return frozenset(c for c in candidates | set(range(128)) if pattern.fullmatch(chr(c)))
 
 
+def tokenize_intl_unicodedata(text: str) -> list[str]:
+    """SacreBLEU 1.x ``intl`` (``tokenizer_intl``: the ``unicodedata`` classes T2T
+    enumerates) after the ``rstrip`` 1.x applies to every line before tokenizing."""
+    return tokenize_t2t(text.rstrip())
+
+
 def tokenize_t2t(text: str) -> list[str]:
     """Tensor2Tensor ``bleu_hook.bleu_tokenize`` (the mteval-v14 rules, re-implemented)."""
     for pattern, replacement in _t2t_patterns():
