@@ -8,7 +8,7 @@ import json
 from xml.etree import ElementTree
 
 import pytest
-from runs import CORPUS, TESTS, checks, inner_pytest, run
+from runs import CORPUS, NLTK_CHECKS, TESTS, checks, inner_pytest, run
 
 from bleu_harness.cli import main
 from bleu_harness.report.junit import render_junit
@@ -40,14 +40,15 @@ def test_every_failure_of_the_tie_bug_names_the_reference_length(tie_bug):
 
 
 def test_a_wrong_scale_is_named_as_the_scale():
-    result, _ = run(implementation="miniatures:wrong_scale", claims="nltk", paths=(TIES,))
+    result, _ = run(implementation="miniatures:wrong_scale", claims="nltk", paths=(TIES,),
+                    backends=NLTK_CHECKS)
     groups = {r.cause["group"] for r in checks(result, verdict="fail")}
     assert groups == {"scale 0-100"}
 
 
 def test_an_exception_where_a_score_is_due_is_its_own_cause():
     result, _ = run(implementation="miniatures:raises", claims="nltk", paths=(TIES,),
-                    select="tie-t*")
+                    select="tie-t*", backends=NLTK_CHECKS)
     assert {r.cause["group"] for r in checks(result, verdict="fail")} == {
         "raises RuntimeError where nltk gives a score"}
 
@@ -80,7 +81,8 @@ def test_the_terminal_view_reads_from_the_bottom(tmp_path, capsys):
 
 def test_quiet_prints_only_failures_and_the_summary(capsys):
     assert main(["run", TIES, "--quiet", "--implementation",
-                 "miniatures:first_reference_wins_ties", "--claims", "nltk"]) == 1
+                 "miniatures:first_reference_wins_ties", "--claims", "nltk",
+                 *(f"--backend={name}" for name in NLTK_CHECKS)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("── new:") and lines[-1].endswith("→ exit 1")
 
