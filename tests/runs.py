@@ -113,10 +113,12 @@ def inner_pytest(*arguments: str, cwd: Path, env: dict[str, str] | None = None,
     80 columns (``COLUMNS``: pytest cuts its summary lines at the width), and none of the
     outer run's ``PYTEST_*`` variables (``PYTEST_ADDOPTS`` reaches every pytest: ``--tb=no``
     left only the cut summary lines, ``-qq`` the counts out, ``-x`` the failures after the
-    first). ``env`` is added to the environment."""
+    first). ``env`` is added to the environment. Hypothesis's pytest plugin, which no inner
+    run uses, is left out: loading it is two thirds of an inner pytest's start (0.7 s)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     environment.update({"COLUMNS": "80", **(env or {})})
-    return subprocess.run([sys.executable, "-m", "pytest", *arguments], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:hypothesispytest",
+                           *arguments], cwd=cwd,
                           capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL, start_new_session=True, env=environment)
 

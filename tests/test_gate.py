@@ -55,7 +55,7 @@ def test_exit_1_an_unexpected_value(tmp_path, capsys):
     text = (CORPUS / "seeds" / "matlab.yaml").read_text(encoding="utf-8")
     (tmp_path / "wrong.yaml").write_text(text.replace('value: "0.8367"', 'value: "0.9367"', 1),
                                          encoding="utf-8")
-    assert main(["run", str(tmp_path)]) == 1
+    assert main(["run", str(tmp_path), "--backend", "own"]) == 1  # the recorded value fails
     out = capsys.readouterr().out
     assert "FAIL matlab-ngram-weights-half-half" in out and "expected 0.9367" in out
 
@@ -64,7 +64,7 @@ def test_exit_1_a_crash_of_the_implementation_never_matches_an_expected_exceptio
     """Issue #10.2: a crash is an error, not the KeyError the case expects."""
     result, _ = run(implementation="miniatures:crashes_the_interpreter", claims="nltk",
                     paths=(str(CORPUS / "families" / "empty-and-text.yaml"),),
-                    select="no-reference-at-all")
+                    select="no-reference-at-all", backends=NLTK_CHECKS)
     raising = [r for r in checks(result, "expectation") if r.expected.startswith("raises")]
     assert raising and all(r.verdict == ERROR and r.actual.kind == "harness-error"
                            for r in raising)
@@ -85,9 +85,10 @@ def test_exit_1_a_crash_of_the_implementation_never_matches_an_expected_exceptio
     (["--implementation-cmd", "'unclosed", "--claims", "nltk"], "No closing quotation"),
 ])
 def test_exit_2_an_implementation_that_does_not_start(arguments, says, capsys):
-    """Issue #10.3: one clear line, exit 2, before any case runs (no 86 s, no tracebacks)."""
+    """Issue #10.3: one clear line, exit 2, before any case runs (no 86 s, no tracebacks).
+    (The engine the only reference backend: the others start and end alike.)"""
     started = time.monotonic()
-    assert main(["run", TIES, *arguments, "--startup-timeout", "20"]) == 2
+    assert main(["run", TIES, "--backend", "own", *arguments, "--startup-timeout", "20"]) == 2
     captured = capsys.readouterr()
     assert says in captured.err and captured.err.count("\n") == 1
     assert "Traceback" not in captured.err + captured.out and not captured.out
@@ -122,7 +123,7 @@ def test_exit_2_a_case_file_problem_and_the_rest_still_runs(tmp_path, capsys):
               "    level: sentence\n    segments: [{hyp: a, refs: [a]}]\n    expect: []\n")
     (tmp_path / "good.yaml").write_text((CORPUS / "seeds" / "matlab.yaml").read_text(
         encoding="utf-8"), encoding="utf-8")
-    assert main(["run", str(tmp_path), "--format", "json"]) == 2
+    assert main(["run", str(tmp_path), "--backend", "own", "--format", "json"]) == 2
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     problems = [line for line in lines if line["type"] == "problem"]
     assert any(p["file"].endswith("broken.yaml") and p["line"] == 5 for p in problems)
@@ -209,7 +210,7 @@ def test_a_known_failure_is_not_new_and_a_stale_one_fails(tmp_path):
     from bleu_harness.gate import Known, read_known_file
 
     options = dict(implementation="miniatures:first_reference_wins_ties", claims="nltk",
-                   paths=(TIES,), select="tie-*")
+                   paths=(TIES,), select="tie-*", backends=NLTK_CHECKS)
     listed = Known(entries=read_known_file(str(known)), known_file=str(known))
     result, lines = run(**options, known=listed)
     failing = [r for r in checks(result) if r.verdict == FAIL]
@@ -228,7 +229,8 @@ def test_the_baseline_is_named_and_each_failure_marked_new_or_known(tmp_path, ca
     """Issue #10.10: the header names the baseline; every failure says new or known; a
     baseline failure that is fixed fails until the baseline is refreshed."""
     old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
-    common = ["--implementation-cmd", f"{FAKE} ok", "--claims", "nltk", TIES]
+    common = ["--implementation-cmd", f"{FAKE} ok", "--claims", "nltk", TIES,
+              *(f"--backend={name}" for name in NLTK_CHECKS)]
     assert main(["run", *common, "--select", "closest-vs-shortest-tf*", "--format", "json",
                  "--output", str(old)]) == 1  # always 1.0: wrong wherever BP < 1
     capsys.readouterr()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from runs import CORPUS, FAKE, TESTS, checks, run
+from runs import CORPUS, FAKE, NLTK_CHECKS, TESTS, checks, run
 
 from bleu_harness.cli import main
 from bleu_harness.report.stream import read_run
@@ -19,18 +19,6 @@ REF_LENGTH = (TIES, str(CORPUS / "families" / "ref-length-ties.yaml"))
 @pytest.fixture(autouse=True)
 def importable_miniatures(monkeypatch):
     monkeypatch.chdir(TESTS)
-
-
-def test_bundled_corpus_runs_clean(corpus_run):
-    run_read = corpus_run["run"]
-    assert corpus_run["exit_code"] == 0, [(r.case, r.message) for r in run_read.checks
-                                          if r.verdict in ("fail", "error")]
-    kinds = {(r.check, r.verdict) for r in run_read.checks}
-    assert {("expectation", "pass"), ("drift", "pass"), ("differential", "pass"),
-            ("divergence", "divergence")} <= kinds
-    assert {b.name for b in run_read.header.backends} >= {"own", "nltk", "sacrebleu"}
-    assert all(b.version for b in run_read.header.backends if b.ready)
-    assert run_read.footer.status == "complete"
 
 
 def test_bundled_corpus_runs_clean_with_the_pure_python_pass(tmp_path, monkeypatch):
@@ -51,21 +39,9 @@ def test_bundled_corpus_runs_clean_with_the_pure_python_pass(tmp_path, monkeypat
                                                                ("differential", "pass")}
 
 
-def test_the_knob_model_explains_every_divergence_of_the_corpus(corpus_run):
-    """Issue 14's goal: every pair of conventions that disagrees on a case has a cause --
-    the knobs whose switch makes them agree, an exception against a value included."""
-    divergences = [r for r in corpus_run["run"].checks if r.verdict == "divergence"]
-    assert divergences
-    unexplained = [(r.case, r.convention, r.other, (r.cause or {}).get("note"))
-                   for r in divergences if not (r.cause or {}).get("explained")]
-    assert not unexplained, unexplained[:10]
-    errors = [r for r in divergences if "input_rules" in r.cause["knobs"]]
-    assert errors and all("raises" in r.cause["sentence"] for r in errors)
-
-
 def test_first_reference_tie_break_is_caught_and_tagged():
     result, _ = run(implementation="miniatures:first_reference_wins_ties", claims="nltk",
-                    select="tie-*", paths=(TIES,))
+                    select="tie-*", paths=(TIES,), backends=NLTK_CHECKS)
     assert result.exit_code == 1
     failed = checks(result, verdict="fail")
     assert {c.case for c in failed} == {"tie-two-refs-longer-first", "tie-three-refs",
@@ -76,7 +52,7 @@ def test_first_reference_tie_break_is_caught_and_tagged():
 
 def test_wrong_scale_is_tagged_scale():
     result, _ = run(implementation="miniatures:wrong_scale", claims="nltk",
-                    paths=REF_LENGTH, select="closest-vs-shortest-*")
+                    paths=REF_LENGTH, select="closest-vs-shortest-*", backends=NLTK_CHECKS)
     failed = checks(result, "expectation", "fail")
     assert failed and all("scale" in c.tags for c in failed)
 
@@ -132,7 +108,7 @@ def test_figures_are_checked_where_a_backend_reports_them():
     for it, while NLTK's list-of-weights scores (scores.N) are drift-checked on NLTK itself
     and checked on the implementation's list."""
     result, _ = run(implementation="miniatures:faithful", claims="nltk",
-                    paths=(str(CORPUS / "seeds" / "nltk-docs.yaml"),))
+                    paths=(str(CORPUS / "seeds" / "nltk-docs.yaml"),), backends=NLTK_CHECKS)
     figures = [c for c in checks(result, "expectation") if c.figure.startswith("precision")]
     assert figures and all(c.verdict == "unsupported" for c in figures)
     assert any("not precision.1" in c.message for c in figures)
@@ -144,7 +120,34 @@ def test_figures_are_checked_where_a_backend_reports_them():
 def test_an_implementation_that_returns_one_score_for_a_list_of_weights_fails():
     """NLTK returns a list for a list of weight vectors; one number is not the same answer."""
     result, _ = run(implementation_cmd=f"{FAKE} ok", claims="nltk",
-                    paths=(str(CORPUS / "families" / "weights.yaml"),), select="*-list")
+                    paths=(str(CORPUS / "families" / "weights.yaml"),), select="*-list",
+                    backends=NLTK_CHECKS)
     lists = checks(result, "expectation")
     assert lists and any("a list of scores" in c.message for c in lists)
     assert result.exit_code == 1
+
+
+# --- the session's whole-corpus run (last: another worker may be building it) ---------
+
+def test_bundled_corpus_runs_clean(corpus_run):
+    run_read = corpus_run["run"]
+    assert corpus_run["exit_code"] == 0, [(r.case, r.message) for r in run_read.checks
+                                          if r.verdict in ("fail", "error")]
+    kinds = {(r.check, r.verdict) for r in run_read.checks}
+    assert {("expectation", "pass"), ("drift", "pass"), ("differential", "pass"),
+            ("divergence", "divergence")} <= kinds
+    assert {b.name for b in run_read.header.backends} >= {"own", "nltk", "sacrebleu"}
+    assert all(b.version for b in run_read.header.backends if b.ready)
+    assert run_read.footer.status == "complete"
+
+
+def test_the_knob_model_explains_every_divergence_of_the_corpus(corpus_run):
+    """Issue 14's goal: every pair of conventions that disagrees on a case has a cause --
+    the knobs whose switch makes them agree, an exception against a value included."""
+    divergences = [r for r in corpus_run["run"].checks if r.verdict == "divergence"]
+    assert divergences
+    unexplained = [(r.case, r.convention, r.other, (r.cause or {}).get("note"))
+                   for r in divergences if not (r.cause or {}).get("explained")]
+    assert not unexplained, unexplained[:10]
+    errors = [r for r in divergences if "input_rules" in r.cause["knobs"]]
+    assert errors and all("raises" in r.cause["sentence"] for r in errors)

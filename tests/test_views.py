@@ -229,10 +229,19 @@ def test_the_baseline_summary_says_why_it_exits_1_and_names_each_check_once(tmp_
 
 # --- 4: diff refuses partial runs and heads a changed setup -------------------------------
 
-def _stream(tmp_path, name: str, *arguments: str) -> Path:
-    path = tmp_path / name
+@pytest.fixture(scope="module")
+def tie_stream(tmp_path_factory) -> Path:
+    """The engine's stream on the tie cases of ref-length.yaml (every reference backend)."""
+    path = tmp_path_factory.mktemp("tie-stream") / "run.jsonl"
     main(["run", str(CORPUS / "families" / "ref-length.yaml"), "--select", "tie-*",
-          *arguments, "--format", "json", "--output", str(path)])
+          "--format", "json", "--output", str(path)])
+    return path
+
+
+def _stream(tie_stream: Path, tmp_path: Path, name: str) -> Path:
+    """A copy of :func:`tie_stream` in ``tmp_path``, for a test to edit beside it."""
+    path = tmp_path / name
+    shutil.copyfile(tie_stream, path)
     return path
 
 
@@ -244,9 +253,9 @@ def _edited(path: Path, name: str, line: int, **fields) -> Path:
     return out
 
 
-def test_diff_refuses_an_interrupted_run_on_either_side(tmp_path, capsys):
+def test_diff_refuses_an_interrupted_run_on_either_side(tie_stream, tmp_path, capsys):
     """Issue 26.4: an interrupted NEW gave "No new failure", exit 0, "removed cases: N"."""
-    whole = _stream(tmp_path, "whole.jsonl")
+    whole = _stream(tie_stream, tmp_path, "whole.jsonl")
     cut = _edited(whole, "cut.jsonl", -1, status="interrupted", exit_code=130)
     lines = cut.read_text().splitlines()
     cut.write_text("\n".join(lines[:3] + lines[-1:]) + "\n")
@@ -261,10 +270,10 @@ def header_version(header: dict, name: str) -> str:
     return next(b["version"] for b in header["backends"] if b["name"] == name)
 
 
-def test_a_changed_setup_heads_the_diff(tmp_path, capsys):
+def test_a_changed_setup_heads_the_diff(tie_stream, tmp_path, capsys):
     """Issue 26.4: another implementation under test, a library's other release or a
     dropped backend reported nothing."""
-    old = _stream(tmp_path, "old.jsonl")
+    old = _stream(tie_stream, tmp_path, "old.jsonl")
     header = json.loads(old.read_text().splitlines()[0])
     backends = [dict(b) for b in header["backends"]]
     nltk = next(b for b in backends if b["name"] == "nltk")
@@ -298,12 +307,12 @@ def _embedded(path: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def library_change(tmp_path_factory) -> tuple[Path, Path, Path]:
+def library_change(tie_stream, tmp_path_factory) -> tuple[Path, Path, Path]:
     """Two runs of the same cases where NLTK's release changed: one answer went from a
     number (pass) to an exception (skipped, as an old release's ranges say), and the
     report comparing them (read, never changed, by the tests that take it)."""
     tmp_path = tmp_path_factory.mktemp("library-change")
-    old = _stream(tmp_path, "old.jsonl")
+    old = _stream(tie_stream, tmp_path, "old.jsonl")
     lines = [json.loads(text) for text in old.read_text(encoding="utf-8").splitlines()]
     index = next(i for i, line in enumerate(lines) if line["type"] == "check"
                  and line["check"] == "drift" and line["backend"] == "nltk"
