@@ -18,9 +18,11 @@ from bleu_harness.bleu.counting import count
 from bleu_harness.bleu.tokenizers import tokenize_t2t
 
 #: Characters around T2T's classes: ASCII punctuation and symbols (``\\``, ``]``, ``[``,
-#: ``-``, ``^``), digits, Unicode punctuation, symbols, spaces and format characters.
+#: ``-``, ``^``), digits, Unicode punctuation, symbols, spaces and format characters, and
+#: characters above U+FFFF of each kind (the engine looks those up apart from the BMP's).
 SPECIAL = "\\][-^.,:;!?'\"$%&*+/<=>@_`{|}~()#0123456789 \t\u00a0\u2019\u201c\u2014\u00a7" \
-          "\u20ac\u00b0\ufeff\u3001\u300c\uff0c\u2e3a\U0001f600"
+          "\u20ac\u00b0\ufeff\u3001\u300c\uff0c\u2e3a\U0001f600\U00010100\U00016e97" \
+          "\U0001e95e\U0001d7ce\U00020000\U0001f3fb\U000e0001"
 TEXT = st.text(st.sampled_from(list(SPECIAL) + list("abcxyzé")), max_size=24)
 
 
