@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any
 
 from bleu_harness.bleu.compute import REFERENCE, Arithmetic, compute
@@ -200,7 +201,7 @@ class KnobSettings:
     def scoring_values(self) -> tuple:
         return tuple(getattr(self, name) for name in SCORING_KNOBS)
 
-    @property
+    @cached_property
     def float_form(self) -> Arithmetic:
         """``arithmetic`` for the declared knob values, the reference form for a mixture."""
         return self.arithmetic if self.arithmetic_for == self.scoring_values() else REFERENCE
@@ -305,14 +306,18 @@ def case_and_tokenizer(preprocessing: Preprocessing) -> dict[str, Any]:
 Outcome = float | str  # a 0-1 score, or "raises X"
 
 StatsSource = Callable[[KnobSettings], CorpusStats]
+Refusal = Callable[[InputRules, CorpusStats], "ConventionError | None"]
 
 
-def evaluate(stats: StatsSource, k: KnobSettings) -> Outcome:
+def evaluate(stats: StatsSource, k: KnobSettings,
+             refusal: Refusal = InputRules.refusal) -> Outcome:
     """What setting ``k`` answers: ``raises X`` where its input rules refuse the input, else
-    its 0-1 score. ``stats(k)`` gives the statistics of ``k``'s tokenization to ``k.order``."""
+    its 0-1 score. ``stats(k)`` gives the statistics of ``k``'s tokenization to ``k.order``;
+    ``refusal(rules, corpus)`` what the rules say of them (a caller that asks often of one
+    input may remember it)."""
     corpus = stats(k)
     if k.input_rules is not None:
-        error = k.input_rules.refusal(corpus)
+        error = refusal(k.input_rules, corpus)
         if error is not None:
             return f"raises {error.library_exception}"
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -91,12 +92,19 @@ class Case:
     @property
     def relative_file(self) -> str:
         """The case file's path relative to its corpus root (what reports show)."""
-        if self.root:
-            try:
-                return Path(self.file).resolve().relative_to(self.root).as_posix()
-            except ValueError:
-                pass
-        return self.file
+        return relative_to_root(self.file, self.root)
+
+
+@lru_cache(maxsize=1024)
+def relative_to_root(file: str, root: str) -> str:
+    """``file`` relative to ``root`` where it lies inside it, else as given (one path
+    resolution per case file, not per check)."""
+    if root:
+        try:
+            return Path(file).resolve().relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return file
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from typing import Any
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import KnobSettings, Outcome, evaluate
+from bleu_harness.bleu.knobs import InputRules, KnobSettings, Outcome, evaluate
+from bleu_harness.bleu.result import ConventionError
 
 
 class Scorer:
@@ -22,6 +23,8 @@ class Scorer:
         self.hypotheses, self.references, self.level = hypotheses, references, level
         self._stats: dict[tuple[Any, ...], CorpusStats] = {}
         self._answers: dict[KnobSettings, Outcome] = {}
+        self._refusals: dict[tuple[InputRules, int],
+                             tuple[CorpusStats, ConventionError | None]] = {}
 
     def counted(self, preprocessing: Preprocessing, order: int,
                 fold: Callable[[str], str] | None = None) -> CorpusStats:
@@ -50,10 +53,20 @@ class Scorer:
         try:
             return self._answers[k]
         except KeyError:
-            answer = self._answers[k] = evaluate(self.statistics, k)
+            answer = self._answers[k] = evaluate(self.statistics, k, self._refusal)
             return answer
         except TypeError:  # an unhashable tokenizer object
             return evaluate(self.statistics, k)
+
+    def _refusal(self, rules: InputRules, corpus: CorpusStats) -> ConventionError | None:
+        """``rules.refusal(corpus)``, worked out once per input rules and statistics (the
+        convention's whole ``finish`` runs for it; attribution asks for every knob mixture).
+        The statistics are named by their identity, and kept with the answer so that the
+        identity is never another's."""
+        key = (rules, id(corpus))
+        if key not in self._refusals:
+            self._refusals[key] = (corpus, rules.refusal(corpus))
+        return self._refusals[key][1]
 
     def settings(self, convention: str, options: Mapping[str, Any]) -> KnobSettings:
         return CONVENTIONS[convention].knobs(options, self.level)
@@ -62,7 +75,7 @@ class Scorer:
         """What ``k``'s input checks say about this input, in words."""
         if k.input_rules is None:
             return "no input checks"
-        error = k.input_rules.refusal(self.statistics(k))
+        error = self._refusal(k.input_rules, self.statistics(k))
         if error is None:
             return f"{k.input_rules.convention} scores this input"
         return f"{k.input_rules.convention} raises {error.library_exception}: {error.rule}"
