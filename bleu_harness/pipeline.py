@@ -33,6 +33,7 @@ from bleu_harness.cases.retokenize import retokenize
 from bleu_harness.checkplan import CasePlan, distinct_requests, plan_cases, roles_of
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, Executor
 from bleu_harness.gate import (
+    DIVERGED,
     NOTHING_KNOWN,
     Known,
     Tally,
@@ -77,6 +78,12 @@ class RunOptions:
     #: ``--tokenizer``: a tokenizer name or the user's callable; every case is re-tokenized
     #: with it (``bleu_harness.cases.retokenize``)
     tokenizer: Any = None
+    #: ``--maxfail``: stop after the case that brings the new failures to this many (0: never)
+    maxfail: int = 0
+
+
+class MaxFailReached(Exception):
+    """``--maxfail`` new failures were judged: the run stops there, as pytest's does."""
 
 
 @dataclass
@@ -148,25 +155,28 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
                                     sorted({c.root for c in loaded.cases}))
         records: list[CheckRecord] = []
         tally = Tally()
-        status: KeyboardInterrupt | None = None
+        status: KeyboardInterrupt | MaxFailReached | None = None
         try:
             with critical():
                 sink(header)
                 for problem in problems:
                     sink(stream.problem_line(problem))
             _judge_as_answered(executor, plan_cases(cases, roles), is_engine, options.known,
-                               sink, state, records, tally)
-        except KeyboardInterrupt as stop:  # SIGINT, or SIGTERM (Terminated)
+                               sink, state, records, tally, options.maxfail)
+        except (KeyboardInterrupt, MaxFailReached) as stop:  # SIGINT, SIGTERM (Terminated)
             status = stop
         hold()  # what is left is bounded: a signal now must not cut the footer short
     complete = status is None
     stale = tally.no_longer_failing(options.known) if complete else []
     if complete:
-        code = exit_code(tally, len(problems), options.strict_references, stale)
+        code, ending = exit_code(tally, len(problems), options.strict_references, stale), \
+            stream.COMPLETE
+    elif isinstance(status, MaxFailReached):
+        code, ending = DIVERGED, stream.STOPPED
     else:
-        code = exit_code_of(status)
+        code, ending = exit_code_of(status), stream.INTERRUPTED
     footer = stream.footer_line(summary_counts(records), len(records), len(problems), code,
-                                stream.COMPLETE if complete else stream.INTERRUPTED, stale)
+                                ending, stale)
     sink(footer)
     return RunResult(stream.header_from_line(header), records, problems,
                      stream.footer_from_line(footer), tuple(cases) if options.tokenizer
@@ -175,10 +185,11 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
 
 def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine: bool,
                        known: Known, sink: Sink, state: dict[str, int],
-                       records: list[CheckRecord], tally: Tally) -> None:
+                       records: list[CheckRecord], tally: Tally, maxfail: int = 0) -> None:
     """Execute every distinct request once; judge each case, in order, as soon as all its
     answers are in, stream its lines, and add them to ``records`` and ``tally`` (a case's
-    lines all or none: an interruption between two cases leaves both consistent)."""
+    lines all or none: an interruption between two cases leaves both consistent). With
+    ``maxfail``, :class:`MaxFailReached` once that many new failures are judged."""
     outcomes: dict[BackendRequest, BackendOutcome] = {}
     needed = [plan.requests for plan in plans]
     next_case = 0
@@ -194,6 +205,8 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
                     sink(stream.check_line(record))
                 next_case += 1
                 state["judged"] = next_case
+            if maxfail and tally.new_failures >= maxfail:
+                raise MaxFailReached
 
     judge_ready()
     for request, outcome in executor.run(distinct_requests(plans)):

@@ -54,6 +54,28 @@ def jobs(text: str) -> int:
     return value
 
 
+def count_of_failures(text: str) -> int:
+    """``--maxfail N``: a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"give 1 or more failures, not {text}")
+    return number
+
+
+def checks_per_cause(text: str) -> int | None:
+    """``--checks-per-cause N``: 0 or more; 0 means every check (``None``)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"give 0 (every check) or more, not {text}")
+    return number or None
+
+
 #: An option value given on the command line: its length and nesting at most.
 MAX_OPTION_CHARACTERS = 10_000
 MAX_OPTION_DEPTH = 8

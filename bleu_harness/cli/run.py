@@ -16,6 +16,8 @@ from bleu_harness.cli.options import (
     add_format,
     add_implementation,
     add_timeouts,
+    checks_per_cause,
+    count_of_failures,
     jobs,
     library_pythons,
     load_tokenizer,
@@ -36,7 +38,7 @@ from bleu_harness.report.junit import render_junit
 from bleu_harness.report.markdown import render_markdown
 from bleu_harness.report.output import StreamFile, check_path, write_report
 from bleu_harness.report.summary import counts_line
-from bleu_harness.report.terminal import render_terminal
+from bleu_harness.report.terminal import CHECKS_PER_CAUSE, render_terminal
 
 NAME = "run"
 HELP = "run the case corpus as a conformance gate (the main job)"
@@ -86,11 +88,21 @@ def add_arguments(parser) -> None:
                         "reason}); one that no longer fails fails the gate until removed")
     parser.add_argument("--strict-references", action="store_true",
                         help="a reference library drifting from its recorded value fails (exit 3)")
+    stop = parser.add_mutually_exclusive_group()
+    stop.add_argument("--maxfail", type=count_of_failures, default=0, metavar="N",
+                      help="stop after the case that brings the new failures to N: the "
+                      "stream and reports end there, status 'stopped', exit 1")
+    stop.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1,
+                      help="stop at the first case with a new failure (--maxfail 1)")
     add_timeouts(parser)
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
                         help="workers per backend (default 1; the backends run in parallel)")
     parser.add_argument("--map", action="store_true",
                         help="print the divergence map (conventions against each other)")
+    parser.add_argument("--checks-per-cause", type=checks_per_cause,
+                        default=CHECKS_PER_CAUSE, metavar="N",
+                        help=f"failing checks printed per cause (default {CHECKS_PER_CAUSE}; "
+                        "0: every one); the other formats list every check")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="print only failures and the summary line")
 
@@ -120,7 +132,8 @@ def main(args, console: Console) -> int:
         claims=args.claims, select=args.select, tags=tuple(args.tag), timeout=args.timeout,
         startup_timeout=args.startup_timeout, jobs=args.jobs,
         strict_references=args.strict_references, known=_known(args),
-        library_python=library_pythons(args.library_python), tokenizer=args.tokenizer)
+        library_python=library_pythons(args.library_python), tokenizer=args.tokenizer,
+        maxfail=args.maxfail)
     stream_file = StreamFile(outputs["--output"]) if (
         args.format == "json" and "--output" in outputs) else None
 
@@ -145,6 +158,9 @@ def main(args, console: Console) -> int:
         code = run.footer.exit_code
         print(f"bleu-harness run: {'terminated' if code == TERMINATED else 'interrupted'}",
               file=sys.stderr)
+    elif not run.footer.finished:
+        print(f"bleu-harness run: stopped after {args.maxfail} new "
+              f"failure{'s' if args.maxfail != 1 else ''} (--maxfail)", file=sys.stderr)
     elif not run.checks and not run.problems:
         print("bleu-harness run: error: no check ran (no case matched the paths, --select and "
               "--tag given)", file=sys.stderr)
@@ -160,11 +176,11 @@ def main(args, console: Console) -> int:
         show_map = args.map or (console.is_terminal and result.exit_code == 0)
         if "--output" in outputs:
             target = Console(record=True, file=io.StringIO(), soft_wrap=True, width=10_000)
-            render_terminal(run, target, show_map, args.quiet)
+            render_terminal(run, target, show_map, args.quiet, args.checks_per_cause)
             write_report(outputs["--output"], target.export_text())
             print(counts_line(run))
         else:
-            render_terminal(run, console, show_map, args.quiet)
+            render_terminal(run, console, show_map, args.quiet, args.checks_per_cause)
     elif "--output" in outputs:
         print(counts_line(run))
     return result.exit_code

@@ -36,7 +36,7 @@ class RunDiff:
 
 def refuse_incomplete(run: Run, label: str) -> None:
     """A usage error for a run that did not finish: never a clean regression report."""
-    if run.footer.interrupted:
+    if not run.footer.finished:
         raise UsageError(f"{label} {run.path}: the run was {run.footer.status} (exit "
                          f"{run.footer.exit_code}, {len(run.checks)} checks): compare whole "
                          "runs only; run it again")

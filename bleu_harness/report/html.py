@@ -48,6 +48,7 @@ from bleu_harness.report.summary import (
     cause_of,
     counts_line,
     options_shown,
+    status_word,
     title,
 )
 from bleu_harness.text import visible
@@ -262,8 +263,7 @@ def _script_json(value: Any) -> str:
 def render_html(run: Run, cases: Mapping[str, Case], previous: Run | None = None) -> str:
     _, offline = _plotly()
     code = run.footer.exit_code
-    status = ("passed" if code == 0 else "interrupted" if run.footer.interrupted
-              else f"exit {code}")
+    status = status_word(run)
     matrix = matrix_data(run, cases, previous)
     changes = changes_phrase(matrix["changes"])
     setup = ([f"{what}: {a} → {b}" for what, a, b in setup_changes(previous, run)]

@@ -1,8 +1,13 @@
 """The Markdown view: a pull-request comment or a CI step summary.
 
-Status and summary first; then the failures grouped by cause (new ones, then known ones,
-then reference drift), each row with expected, actual, difference and the reason; the
-divergence map and case-file problems in collapsible sections.
+Status and summary first; then the failures by cause in one table, and grouped by cause (new
+ones, then known ones, then reference drift), each row with expected, actual, difference and
+the reason; the divergence map and case-file problems in collapsible sections.
+
+It fits where it is posted: GitHub refuses a comment body over 65,536 characters (its API
+answers "Body is too long (maximum is 65536 characters)"). A longer view shows fewer rows
+per cause, each group saying how many more the full reports hold; then it leaves out the
+divergence map; then it ends at the last whole line that fits, saying so.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from bleu_harness.report.summary import (
     ranked,
     skip_groups,
     some_cases,
+    status_word,
     title,
     unready_notes,
 )
@@ -32,11 +38,27 @@ def cell(text: object) -> str:
             .replace("<", "&lt;").replace(">", "&gt;"))
 
 
-def render_markdown(run: Run) -> str:
-    code = run.footer.exit_code
-    status = "passed" if code == 0 else ("interrupted" if run.footer.interrupted
-                                         else f"exit {code}")
-    out = [f"## bleu-harness run: {status}", "", cell(title(run)), "", counts_line(run), ""]
+#: The most characters a view may have: GitHub's limit on a comment body.
+MARKDOWN_LIMIT = 65_536
+#: Rows shown per cause, tried in turn until the view fits (``None``: every row).
+ROWS_PER_CAUSE = (None, 50, 20, 10, 5, 3, 1, 0)
+FULL_REPORTS = "the JSON stream (--format json), --junit-xml and --html list every check"
+
+
+def render_markdown(run: Run, limit: int = MARKDOWN_LIMIT) -> str:
+    """The view, at most ``limit`` characters."""
+    for with_map in (True, False):
+        for rows in ROWS_PER_CAUSE:
+            text = _render(run, rows, with_map)
+            if len(text) <= limit:
+                return text
+    ending = f"\n\n**Cut at {limit:,} characters:** {FULL_REPORTS}.\n"
+    kept = text[:limit - len(ending)]
+    return kept[:kept.rfind("\n")] + ending
+
+
+def _render(run: Run, rows_per_cause: int | None, with_map: bool) -> str:
+    out = [f"## bleu-harness run: {status_word(run)}", "", cell(title(run)), "", counts_line(run), ""]
     notes = unready_notes(run)
     if notes:
         out += ["Not used: " + "; ".join(cell(n) for n in notes), ""]
@@ -50,17 +72,24 @@ def render_markdown(run: Run) -> str:
                    "refresh the baseline)")
     if run.footer.no_longer_failing:
         out.append("")
-    for cause, records in failure_groups(run.checks):
-        head = records[0]
-        kind = "Reference drift" if head.verdict == DRIFT else (
-            "Known" if head.known else "New")
-        out += [f"### {kind}: {cell(cause)} ({len(records)})", "",
+    groups = failure_groups(run.checks)
+    if groups:
+        out += ["### Failures by cause", "", "| | cause | checks |", "|---|---|---:|"]
+        out += [f"| {_kind(records[0])} | {cell(cause)} | {len(records)} |"
+                for cause, records in groups]
+        out.append("")
+    for cause, records in groups:
+        out += [f"### {_kind(records[0])}: {cell(cause)} ({len(records)})", "",
                 "| case | check | implementation | options | expected | actual | difference "
                 "| reason |", "|---|---|---|---|---|---|---:|---|"]
-        out += [_row(r) for r in records]
+        shown_rows = records if rows_per_cause is None else records[:rows_per_cause]
+        out += [_row(r) for r in shown_rows]
+        if len(shown_rows) < len(records):
+            out += ["", f"… and {len(records) - len(shown_rows)} more checks of this cause: "
+                    f"{FULL_REPORTS}."]
         out.append("")
     out += _skips(run)
-    pairs = divergence_map(run)
+    pairs = divergence_map(run) if with_map else {}
     if pairs:
         causes = divergence_causes(run)
         out += ["<details><summary>Divergence map: where conventions disagree (expected, "
@@ -73,6 +102,10 @@ def render_markdown(run: Run) -> str:
                        + " | " + ", ".join(f"{t} ({n})" for t, n in ranked(tags)) + " |")
         out += ["", "</details>", ""]
     return "\n".join(one_line(line) for line in out)
+
+
+def _kind(head: CheckRecord) -> str:
+    return "Reference drift" if head.verdict == DRIFT else ("Known" if head.known else "New")
 
 
 def _skips(run: Run) -> list[str]:

@@ -35,6 +35,8 @@ from bleu_harness.report.causes import reconciled
 
 STREAM_FORMAT = 2
 COMPLETE, INTERRUPTED, TRUNCATED = "complete", "interrupted", "truncated"
+#: The run stopped itself after ``--maxfail`` new failures (pytest's ``--maxfail``, ``-x``).
+STOPPED = "stopped"
 
 
 LINE_TYPES = ("header", "check", "problem", "footer")
@@ -87,6 +89,11 @@ class Footer:
     def interrupted(self) -> bool:
         """The run did not finish: interrupted, or killed before its footer (truncated)."""
         return self.status in (INTERRUPTED, TRUNCATED)
+
+    @property
+    def finished(self) -> bool:
+        """Every selected case ran: not interrupted, truncated or stopped at ``--maxfail``."""
+        return self.status == COMPLETE
 
 
 @dataclass(frozen=True)

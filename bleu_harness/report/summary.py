@@ -150,8 +150,21 @@ def counts_line(run: Run) -> str:
     line = " · ".join(parts)
     if run.footer.interrupted:
         line += " · INTERRUPTED: the run did not finish"
+    elif not run.footer.finished:
+        line += " · STOPPED at --maxfail: the cases after it did not run"
     reason = stale_reason(run)
     return f"{line} → exit {run.footer.exit_code}" + (f": {reason}" if reason else "")
+
+
+def status_word(run: Run) -> str:
+    """The run's outcome in a word or two, for a view's heading."""
+    if run.footer.exit_code == 0:
+        return "passed"
+    if run.footer.interrupted:
+        return "interrupted"
+    if not run.footer.finished:
+        return "stopped at --maxfail"
+    return f"exit {run.footer.exit_code}"
 
 
 def stale_reason(run: Run, named: int = 3) -> str:

@@ -2,8 +2,10 @@
 
 One line of header, the case-file problems, the divergence map only when asked (``--map``)
 or on a terminal when nothing fails, then the failing checks -- new ones first, grouped by
-cause -- and the summary line last. Plain text off a terminal (no colour, no wrapping);
-``NO_COLOR`` is honoured by ``rich``.
+cause, at most :data:`CHECKS_PER_CAUSE` of each (a CI log stays readable: a badly broken
+implementation fails thousands of checks for a handful of causes) -- and the summary line
+last. Plain text off a terminal (no colour, no wrapping); ``NO_COLOR`` is honoured by
+``rich``.
 """
 
 from __future__ import annotations
@@ -32,9 +34,14 @@ from bleu_harness.report.summary import (
 )
 from bleu_harness.text import one_line
 
+#: Failing checks printed per cause unless asked for more (``run --checks-per-cause``).
+CHECKS_PER_CAUSE = 20
+
 
 def render_terminal(run: Run, console: Console, show_map: bool = False,
-                    quiet: bool = False) -> None:
+                    quiet: bool = False, per_cause: int | None = CHECKS_PER_CAUSE) -> None:
+    """The view on ``console``; ``per_cause``: the failing checks printed for each cause
+    (``None``: every one)."""
     def say(text: str, style: str = "") -> None:
         text = escape(one_line(text))
         console.print(f"[{style}]{text}[/]" if style else text, highlight=False,
@@ -57,8 +64,12 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
         sentence = (head.cause or {}).get("sentence")
         if sentence and sentence != cause:
             say(f"   {sentence}", "bold")
-        for record in records:
+        shown = records if per_cause is None else records[:per_cause]
+        for record in shown:
             _print_check(record, say)
+        if len(shown) < len(records):
+            say(f"   … and {len(records) - len(shown)} more of this cause (--checks-per-cause 0 "
+                "prints every one; --junit-xml, --html and --format json list them)", "bold")
     if not quiet:
         _print_skips(run, say)
     for stale in run.footer.no_longer_failing:
