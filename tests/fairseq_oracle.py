@@ -228,13 +228,15 @@ STAT_FIELDS = ("reflen", "predlen", "match1", "count1", "match2", "count2", "mat
 
 @dataclass(frozen=True)
 class Scored:
-    """What the ``Scorer`` holds after the lines: ``score(order)``, ``result_string(order)``
-    (or the exception each raised) and the ``bleu_stat`` fields."""
+    """What the ``Scorer`` holds after the lines: ``score(order)``, ``result_string(order)``,
+    ``precision()``, ``brevity()`` (or the exception each raised) and the ``bleu_stat``
+    fields."""
 
     score: float | str
     report: str
     stat: dict[str, int]
     precision: tuple
+    brevity: float | str
 
 
 def _outcome(call):
@@ -248,7 +250,8 @@ def _scored(scorer, order: int) -> Scored:
     stat = {name: getattr(scorer.stat, name) for name in STAT_FIELDS}
     precision = tuple(_outcome(scorer.precision))
     return Scored(_outcome(lambda: scorer.score(order)),
-                  _outcome(lambda: scorer.result_string(order)), stat, precision)
+                  _outcome(lambda: scorer.result_string(order)), stat, precision,
+                  _outcome(scorer.brevity))
 
 
 def run_scorer(fairseq: Fairseq, hypotheses: Sequence[str], references: Sequence[str],
