@@ -33,9 +33,9 @@ are unchanged up to 3d262bb25690), step by step:
   seeds the match and n-gram counts of orders 2-4 with 1: ``(m + 1) / (n + 1)`` from bigrams
   on, ``m / n`` for unigrams. In 0.12.2 ``fairseq-score --sentence-bleu`` itself dies before
   that: it calls ``bleu.Scorer(dict.pad(), dict.eos(), dict.unk())`` (line 67), but ``Scorer``
-  takes one ``BleuConfig`` since 3b27ed79 (v0.10.0-v0.12.2: ``TypeError``,
+  takes one ``BleuConfig`` since 3b27ed79 (tags v0.12.0-v0.12.3: ``TypeError``,
   facebookresearch/fairseq#5056); the engine gives what the ``Scorer`` API gives with
-  ``reset(one_init=True)``, which is what the option did before.
+  ``reset(one_init=True)``, which is what the option did up to v0.10.2.
 
 Not modelled: ``fairseq-score`` reads files (a segment holding a line break would be two
 lines there, and ``zip`` stops at the shorter file); ``fairseq-generate``'s own ids (a model's
