@@ -9,6 +9,7 @@ from bleu_harness.bleu.convention import Convention
 from bleu_harness.bleu.conventions import (
     coco,
     comparemt,
+    fairseq,
     matlab,
     mteval,
     multibleu,
@@ -24,7 +25,7 @@ from bleu_harness.bleu.conventions import (
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
-           torchmetrics_sacrebleu, comparemt, tfmodels, coco)
+           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

@@ -11,6 +11,8 @@ statistics are those of the library it follows.
 * :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip;
 * :mod:`~bleu_harness.bleu.tokenizers.torchmetrics` -- torchmetrics' copies of SacreBLEU's
   (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
+* :mod:`~bleu_harness.bleu.tokenizers.fairseq` -- ``fairseq-score``'s line to ids (``fairseq``:
+  whitespace words, ``</s>`` appended, ``libbleu``'s pad/eos trimming, ``<unk>`` unmatched);
 * :mod:`~bleu_harness.bleu.tokenizers.ptb` -- pycocoevalcap's Stanford PTBTokenizer pipeline,
   ``ptb`` and ``ptb-cased`` (Java and pycocoevalcap's jar; unavailable without them).
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bleu_harness.bleu.tokenizers.chinese import tokenize_zh
+from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq
 from bleu_harness.bleu.tokenizers.perl import (
     ascii_lower,
     tokenize_mteval_13a,
@@ -73,6 +76,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "intl-unicodedata": tokenize_intl_unicodedata,
     "ptb": tokenize_ptb,
     "ptb-cased": tokenize_ptb_cased,
+    "fairseq": tokenize_fairseq,
 }
 
 #: Named tokenizers that need something outside Python: name -> why it cannot run (or None).

@@ -1,0 +1,147 @@
+"""The fairseq convention against fairseq itself (tests/fairseq_oracle.py): the C ``libbleu``
+compiled here and driven by fairseq 0.12.2's own ``Scorer``, ``Dictionary`` and
+``fairseq-score``, unmodified. On generated lines -- empty lines, short hypotheses, orders
+without a match, the words ``<unk>``, ``<pad>``, ``</s>``, ``<s>`` (in any case, for
+``--ignore-case``), Unicode whitespace -- the engine gives the same float bit for bit (or the
+same exception), the same ``result_string`` line, the same percent precisions and the same
+``bleu_stat`` (lengths, matches and n-gram counts; at sentence level less ``bleu_one_init``'s
+seeds), at corpus level and at sentence level (``reset(one_init=True)``), for orders 1-4."""
+
+from __future__ import annotations
+
+import pytest
+from fairseq_oracle import build_libbleu, load, run_fairseq_score, run_scorer, why_no_compiler
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from strategies import WORDS
+
+from bleu_harness.bleu import ConventionDeclined, ConventionError, score
+from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq, tokenize_line
+
+pytestmark = pytest.mark.skipif(why_no_compiler() is not None,
+                                reason=why_no_compiler() or "")
+
+SPECIAL = ["<unk>", "<pad>", "</s>", "<s>", "<UNK>", "</S>", "<Pad>"]
+FAIRSEQ_WORDS = ["a", "b", "c", "the", "The", "cat", "a", "b", "é", "Straße", "日本語"]
+SEPARATORS = [" ", " ", "  ", "\t", "\x0b", "\x1c", "\u00a0", "\u2028", " \x0c "]
+
+
+@st.composite
+def line(draw, max_words: int = 7) -> str:
+    """A line of ``fairseq-score``'s files (no ``\\n`` or ``\\r``: those end a line there)."""
+    words = draw(st.lists(st.sampled_from(FAIRSEQ_WORDS * 3 + SPECIAL + WORDS[:6]),
+                          max_size=max_words))
+    text = draw(st.sampled_from(["", " ", "\t"]))
+    for i, word in enumerate(words):
+        text += (draw(st.sampled_from(SEPARATORS)) if i else "") + word
+    return text + draw(st.sampled_from(["", "", " ", "\u3000"]))
+
+
+PAIRS = st.lists(st.tuples(line(), line()), min_size=0, max_size=5)
+ORDERS = st.sampled_from([4, 4, 1, 2, 3])
+
+
+@pytest.fixture(scope="module")
+def fairseq(tmp_path_factory):
+    return load(build_libbleu(tmp_path_factory.mktemp("libbleu")))
+
+
+def engine(hypotheses, references, level, order, ignore_case):
+    try:
+        return score(hypotheses, [[r] for r in references], "fairseq", level, order=order,
+                     ignore_case=ignore_case)
+    except ConventionError as error:
+        return f"raises {error.library_exception}"
+
+
+def assert_same(result, scored, order: int, seeds: tuple[int, ...]) -> None:
+    """The engine's result against a ``Scored``: the float's bits, the printed line, the
+    percent precisions and the ``bleu_stat`` less the seeds."""
+    if isinstance(result, str):
+        assert result == scored.score, (result, scored)
+        return
+    assert float(result.score).hex() == float(scored.score).hex(), (result.score, scored)
+    assert result.report == scored.report
+    assert result.precisions == tuple(p * 100 for p in scored.precision[:order])
+    stat = scored.stat
+    assert (result.hyp_len, result.ref_len) == (stat["predlen"], stat["reflen"])
+    assert result.counts == tuple(stat[f"match{n}"] - seeds[n - 1] for n in range(1, order + 1))
+    assert result.totals == tuple(stat[f"count{n}"] - seeds[n - 1] for n in range(1, order + 1))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pairs=PAIRS, order=ORDERS, ignore_case=st.booleans())
+@example(pairs=[("the cat sat on the mat", "the cat sat on a mat")], order=4, ignore_case=False)
+@example(pairs=[], order=4, ignore_case=False)  # no line: brevity() divides by 0
+@example(pairs=[("", "")], order=4, ignore_case=False)  # one </s> each: a unigram match
+@example(pairs=[("a b", "x y")], order=4, ignore_case=False)  # no match
+@example(pairs=[("a b c", "a b c")], order=4, ignore_case=False)  # no 4-gram: 0
+@example(pairs=[("a <unk> b", "a <unk> b")], order=2, ignore_case=False)
+@example(pairs=[("<pad> a </s> <pad>", "a")], order=1, ignore_case=False)
+@example(pairs=[("</s> a", "</s> a </s>")], order=2, ignore_case=False)
+@example(pairs=[("<UNK> A", "<unk> a")], order=1, ignore_case=True)
+@example(pairs=[("a", "a b c d e f g h")], order=4, ignore_case=False)  # short: BP
+def test_corpus_bit_for_bit(fairseq, pairs, order, ignore_case):
+    hypotheses, references = [h for h, _ in pairs], [r for _, r in pairs]
+    scored, = run_scorer(fairseq, hypotheses, references, order, ignore_case)
+    assert_same(engine(hypotheses, references, "corpus", order, ignore_case), scored, order,
+                (0, 0, 0, 0))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pair=st.tuples(line(), line()), order=ORDERS, ignore_case=st.booleans())
+@example(pair=("the cat sat on the mat", "the cat sat on a mat"), order=4, ignore_case=False)
+@example(pair=("", ""), order=4, ignore_case=False)  # seeds alone above the unigram
+@example(pair=("a b", "x y"), order=4, ignore_case=False)  # no unigram match: 0
+@example(pair=("a b", "a b c d"), order=4, ignore_case=False)  # short: 1/1 for 3, 4
+@example(pair=("<unk>", "<unk>"), order=4, ignore_case=False)
+@example(pair=("c a b", "a b c"), order=3, ignore_case=False)
+def test_sentence_bit_for_bit(fairseq, pair, order, ignore_case):
+    """``--sentence-bleu``: ``reset(one_init=True)``, then the line."""
+    scored, = run_scorer(fairseq, [pair[0]], [pair[1]], order, ignore_case, sentence=True)
+    assert_same(engine([pair[0]], [pair[1]], "sentence", order, ignore_case), scored, order,
+                (0, 1, 1, 1))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pairs=st.lists(st.tuples(line(), line()), min_size=1, max_size=4), order=ORDERS,
+       ignore_case=st.booleans())
+@example(pairs=[("The cat sat on the mat", "the cat sat on a mat")], order=4, ignore_case=True)
+def test_fairseq_score_prints_the_report(fairseq, tmp_path, pairs, order, ignore_case):
+    """``fairseq-score -s SYS -r REF [-o N] [--ignore-case]`` itself (files, ``cli_main``)
+    prints the engine's ``report``."""
+    hypotheses, references = [h for h, _ in pairs], [r for _, r in pairs]
+    flags = ["-o", str(order)] + (["--ignore-case"] if ignore_case else [])
+    printed = run_fairseq_score(fairseq, tmp_path, hypotheses, references, *flags)
+    assert printed == score(hypotheses, [[r] for r in references], "fairseq", order=order,
+                            ignore_case=ignore_case).report
+
+
+def test_fairseq_score_sentence_bleu_raises_type_error(fairseq, tmp_path):
+    """0.12.2's ``--sentence-bleu`` calls ``Scorer(pad, eos, unk)``, which takes one config
+    (facebookresearch/fairseq#5056): the engine's sentence level is the ``Scorer`` API's."""
+    assert run_fairseq_score(fairseq, tmp_path, ["a b"], ["a b"],
+                             "--sentence-bleu") == "raises TypeError"
+
+
+def test_every_unk_is_its_own_token():
+    hyp, ref = tokenize_fairseq("a <unk> <unk>"), tokenize_fairseq("a <unk> <unk>")
+    assert len(set(hyp + ref)) == 5 and hyp[0] == ref[0] == "a"
+    assert tokenize_fairseq("") == tokenize_fairseq("<pad> </s> <pad>") == ["</s>"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ab \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2028"
+                                                   "\u3000\u200b"))))
+def test_tokenize_line_is_fairseqs(fairseq, text):
+    assert tokenize_line(text) == fairseq.dictionary.tokenize_line(text)
+
+
+def test_several_references_are_declined():
+    with pytest.raises(ConventionDeclined, match="one reference"):
+        score(["a b"], [["a b", "a c"]], "fairseq")
+
+
+def test_order_is_one_to_four():
+    with pytest.raises(ValueError, match="order"):
+        score(["a b"], [["a b"]], "fairseq", order=5)
