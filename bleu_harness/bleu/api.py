@@ -127,6 +127,7 @@ def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -
         signature=convention.knobs(resolved, level).signature(convention.name),
         details=done.details,
         report=done.report,
+        library_signature=done.library_signature,
     )
 
 

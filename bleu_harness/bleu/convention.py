@@ -40,6 +40,9 @@ class Finished:
     ref_len: int
     details: Mapping[str, Any] = field(default_factory=dict)
     report: str = ""
+    #: The signature the followed library prints itself, where it has one (SacreBLEU's
+    #: ``nrefs:1|case:mixed|...``), for pasting beside the library's own.
+    library_signature: str = ""
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,10 @@ class BleuResult:
     scores: tuple[float, ...] = field(default=())
     details: Mapping[str, Any] = field(default_factory=dict)
     report: str = ""
+    #: The signature in the followed library's own format, where it prints one (SacreBLEU 2.x:
+    #: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``); ``signature`` is
+    #: the engine's full knob signature.
+    library_signature: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -67,6 +71,8 @@ class BleuResult:
             **({"details": {k: _jsonable(v) for k, v in self.details.items()}}
                if self.details else {}),
             **({"report": self.report} if self.report else {}),
+            **({"library_signature": self.library_signature}
+               if self.library_signature else {}),
         }
 
 

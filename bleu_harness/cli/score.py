@@ -61,6 +61,10 @@ def add_arguments(parser) -> None:
                         help="remove TEXT from every reference line first, e.g. '@@ ' (BPE "
                         "joiners: BLEU over subword pieces is not BLEU over words)")
     add_format(parser, "json")
+    parser.add_argument("--signature", choices=("library", "full"), default="library",
+                        help="the signature printed under the table: 'library' (default) is the "
+                        "library's own where it prints one (SacreBLEU 2.x: nrefs:1|case:mixed|"
+                        "...), else the engine's; 'full' is always the engine's, every knob")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a convention option in its library's vocabulary; VALUE is YAML; "
                         "prefix KEY with 'NAME.' to set it for one convention only (repeatable)")
@@ -90,7 +94,8 @@ def main(args, console: Console) -> int:
             raise InputError(f"--tokenizer: {', '.join(refusing)} {why}; these do: {takers})")
     return run_score(ScoreArgs(args.hyp_file, tuple(args.ref_files), conventions,
                                tuple(args.option), args.sentence, args.format == "json",
-                               args.jobs, tokenizer, args.remove_from_references), console)
+                               args.jobs, tokenizer, args.remove_from_references,
+                               args.signature == "full"), console)
 
 #: What the engine gave one convention: its result, or the refusal of the library it follows.
 ConventionAnswer = BleuResult | ConventionError
@@ -108,6 +113,8 @@ class ScoreArgs:
     tokenizer: Any = None  # the user's callable, for every convention (all take one)
     #: a string removed from every reference line (``run``'s ``remove_from_references``)
     remove_from_references: str = ""
+    #: print the engine's knob signature even where the library has its own
+    full_signature: bool = False
 
 
 def parse_option_assignments(
@@ -333,7 +340,9 @@ def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[ConventionAnswe
                       else "the conventions that answer agree")
     for outcome in outcomes:
         if isinstance(outcome, BleuResult):
-            console.print(f"  {outcome.signature}", highlight=False, soft_wrap=True)
+            library = "" if args.full_signature else outcome.library_signature
+            shown = f"{outcome.convention}: {library}" if library else outcome.signature
+            console.print(f"  {shown}", highlight=False, soft_wrap=True)
 
 
 def _print_sentences(args: ScoreArgs, rows: Iterator[list[ConventionAnswer]],

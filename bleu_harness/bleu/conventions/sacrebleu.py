@@ -51,6 +51,7 @@ from bleu_harness.bleu.options import (
 from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 from bleu_harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 from bleu_harness.bleu.tokenizers.optional import (
+    MECAB,
     OPTIONAL_TOKENIZERS,
     optional_tokenizer,
 )
@@ -205,7 +206,40 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     looped = loop_orders(options)
     precisions = (0.0,) * looped if c.gate else tuple(p for p, _ in c.precisions)
     return Finished(c.scores, precisions, corpus.matches[:order], corpus.totals[:order], c.bp,
-                    c.hyp_len, c.ref_len)
+                    c.hyp_len, c.ref_len,
+                    library_signature=library_signature(options, corpus.fewest_references,
+                                                        corpus.most_references))
+
+
+#: What SacreBLEU's signature calls a tokenizer, where that is not its name: the
+#: SentencePiece models' ``SPM_MODELS[key]["signature"]`` (sacrebleu 2.6.0
+#: ``tokenizers/tokenizer_spm.py:13-26``).
+TOKENIZER_SIGNATURES = {"spm": "flores101", "flores101": "flores101", "flores200": "flores200"}
+
+
+def library_signature(options: Mapping[str, Any], fewest_references: int | None,
+                      most_references: int | None) -> str:
+    """SacreBLEU 2.x's own signature of a score, ``BLEU.get_signature()`` (sacrebleu 2.6.0
+    ``metrics/base.py:114-178`` ``Signature``, ``metrics/bleu.py:42-77`` ``BLEUSignature``):
+    ``nrefs`` (``var`` where segments have different numbers of references), ``case``
+    (``lc``/``mixed``), ``eff`` (``yes``/``no``), ``tok`` (the tokenizer's ``signature()``),
+    ``smooth`` (the method, with its value to two decimals where the method takes one) and
+    ``version`` last. Empty for SacreBLEU 1.x (another format), for MeCab tokenizers (their
+    signature names the installed MeCab's version) and for the user's own tokenizer."""
+    tokenizer = options["tokenize"]
+    if (SACREBLEU.rules(options["version"])["api"] != "2.x" or callable(tokenizer)
+            or tokenizer in MECAB):
+        return ""
+    method = options["smooth_method"]
+    smooth = method
+    if SMOOTH_DEFAULTS[method] is not None:
+        value = options["smooth_value"]
+        smooth += f"[{(SMOOTH_DEFAULTS[method] if value is None else value):.2f}]"
+    nrefs = fewest_references if fewest_references == most_references else "var"
+    return "|".join((f"nrefs:{nrefs}", f"case:{'lc' if options['lowercase'] else 'mixed'}",
+                     f"eff:{'yes' if options['effective_order'] else 'no'}",
+                     f"tok:{TOKENIZER_SIGNATURES.get(tokenizer, tokenizer)}",
+                     f"smooth:{smooth}", f"version:{options['version']}"))
 
 
 #: What ``bleu-harness identify`` searches.
