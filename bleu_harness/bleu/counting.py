@@ -63,6 +63,21 @@ def count(
     return count_in_c(hypotheses, references, needed)
 
 
+def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[str]], CorpusStats]:
+    """``(hypothesis, references) -> CorpusStats`` of that one segment under ``key`` to
+    ``order``: :func:`count` with everything that does not depend on the segment worked out
+    once (the batch sentence API calls it once per sentence)."""
+    if native.AVAILABLE:
+        return native.segment_counter(
+            (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key)))
+    needed = {key: order}
+
+    def counted(hypothesis: str, references: Sequence[str]) -> CorpusStats:
+        return count_in_python((hypothesis,), (references,), needed)[key]
+
+    return counted
+
+
 def count_in_c(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
+from functools import cached_property, wraps
 from typing import Any
 
 from bleu_harness.bleu.compute import REFERENCE, Arithmetic, compute
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.options import FrozenOptions
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.bleu.tokenizers import ascii_lower, tokenizer_name
 from bleu_harness.bleu.tokenizers.perl import perl_lc
@@ -299,6 +300,28 @@ def case_and_tokenizer(preprocessing: Preprocessing) -> dict[str, Any]:
         tokenizer, case = tokenizer.tokenizer, "lower-after"
     return {"tokenizer": tokenizer, "case": case,
             "drop_empty_references": preprocessing.drop_empty_references}
+
+
+def remembered(knobs_of: Callable[[Mapping[str, Any], str], KnobSettings]):
+    """A convention's ``knobs`` that answers again from memory for the same
+    :class:`~bleu_harness.bleu.options.FrozenOptions` and level (a batch of sentence scores
+    asks it once per sentence; building the settings cost about half of a sentence's
+    arithmetic). Other option mappings are worked out each time, as before."""
+    memory: dict[tuple[FrozenOptions, str], KnobSettings] = {}
+
+    @wraps(knobs_of)
+    def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+        if type(options) is not FrozenOptions:
+            return knobs_of(options, level)
+        key = (options, level)
+        known = memory.get(key)
+        if known is None:
+            if len(memory) >= 256:
+                memory.clear()
+            known = memory[key] = knobs_of(options, level)
+        return known
+
+    return knobs
 
 
 # --- evaluation ------------------------------------------------------------------------------
