@@ -22,10 +22,10 @@ bit for bit (``tests/test_batch.py``). The numbers below are SacreBLEU 2.6.0's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from bleu_harness.bleu.api import _finish, check_input
+from bleu_harness.bleu.api import Request, _finish, check_input, plan
 from bleu_harness.bleu.conventions import get_convention
 from bleu_harness.bleu.corpus import CorpusStats, StatsBuilder
 from bleu_harness.bleu.counting import preparer, segment_counter
@@ -79,7 +79,7 @@ class Scorer:
     def result(self, hypothesis: str, references: Sequence[str]) -> BleuResult:
         """Everything ``score(..., level="sentence")`` returns for this pair."""
         return _finish(self.convention, self.statistics(hypothesis, references), LEVEL,
-                       dict(self.options))
+                       self.options, self.signature)
 
     def scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
                ) -> list[float]:
@@ -94,6 +94,39 @@ class Scorer:
                 error.add_note(f"at sentence {i} of the batch")
                 raise
         return out
+
+
+def sentence_results(pairs: Iterable[tuple[str, Sequence[str]]], requests: Sequence[Request],
+                     ) -> Iterator[list[BleuResult | ConventionError]]:
+    """Each pair's outcome under each request, as ``score_many([h], [refs], requests,
+    "sentence")`` gives it, one pair at a time (memory does not grow with the input): the
+    options resolved and the signatures made once, and each sentence counted once per
+    preprocessing the requests need. Bad options raise ``ValueError`` before any pair; a
+    malformed pair raises it when reached."""
+    scoring = plan(requests, LEVEL)
+    conventions = [(convention, FrozenOptions(resolved), convention.preprocessing(resolved))
+                   for convention, resolved in scoring.conventions]
+    signatures = [None if i in scoring.declined else convention.knobs(options, LEVEL)
+                  .signature(convention.name)
+                  for i, (convention, options, _) in enumerate(conventions)]
+    counters = {key: segment_counter(key, order) for key, order in scoring.needed.items()}
+
+    def rows() -> Iterator[list[BleuResult | ConventionError]]:
+        for hypothesis, references in pairs:
+            _check_pair(hypothesis, references)
+            stats = {key: counted(hypothesis, references) for key, counted in counters.items()}
+            row: list[BleuResult | ConventionError] = []
+            for i, (convention, options, key) in enumerate(conventions):
+                if i in scoring.declined:
+                    row.append(scoring.declined[i])
+                    continue
+                try:
+                    row.append(_finish(convention, stats[key], LEVEL, options, signatures[i]))
+                except ConventionError as error:
+                    row.append(error)
+            yield row
+
+    return rows()
 
 
 def sentence_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
