@@ -174,3 +174,17 @@ def test_the_documented_examples_run(module):
     import importlib
     failed, tried = doctest.testmod(importlib.import_module(module))
     assert tried and not failed
+
+
+@settings(max_examples=300, deadline=None)
+@given(order=st.integers(1, 6), hyp_len=st.integers(0, 9),
+       ref_lens=st.lists(st.integers(0, 9), max_size=4), dropped=st.integers(0, 2),
+       matches=st.lists(st.integers(0, 9), min_size=6, max_size=6))
+def test_a_one_segment_corpus_is_what_the_builder_builds(order, hyp_len, ref_lens, dropped,
+                                                         matches):
+    from bleu_harness.bleu.corpus import CorpusStats, StatsBuilder
+    builder = StatsBuilder(order)
+    builder.add(hyp_len, tuple(ref_lens), matches, dropped)
+    built = builder.build()
+    made = CorpusStats.of_segment(order, hyp_len, ref_lens, matches, dropped)
+    assert made == built and made.last == built.last

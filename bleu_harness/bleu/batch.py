@@ -27,7 +27,7 @@ from typing import Any
 
 from bleu_harness.bleu.api import Request, _finish, check_input, plan
 from bleu_harness.bleu.conventions import get_convention
-from bleu_harness.bleu.corpus import CorpusStats, StatsBuilder
+from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.counting import preparer, segment_counter
 from bleu_harness.bleu.options import FrozenOptions
 from bleu_harness.bleu.result import BleuResult, ConventionDeclined, ConventionError
@@ -172,11 +172,10 @@ def pairwise(candidates: Sequence[str], convention: str = "nltk", *,
                 continue
             dropped = drop and evidence[j] == ""
             refs = [] if dropped else [ref]
-            builder = StatsBuilder(order)
-            builder.add(len(hyp), tuple(len(r) for r in refs),
-                        clipped_matches(hyp, refs, order), int(dropped))
+            stats = CorpusStats.of_segment(order, len(hyp), [len(r) for r in refs],
+                                           clipped_matches(hyp, refs, order), int(dropped))
             try:
-                row.append(scorer.from_statistics(builder.build()))
+                row.append(scorer.from_statistics(stats))
             except ConventionError as error:
                 error.add_note(f"at candidate {i} against "
                                f"{'candidate' if references is None else 'reference'} {j}")
