@@ -30,7 +30,6 @@ from bleu_harness.records import json_ready
 from bleu_harness.textfiles import is_sgml, read_parallel, stream_parallel
 
 NAME = "score"
-HELP = "score text files under every convention, side by side"
 DESCRIPTION = (
     "Score a hypothesis file against one or more reference files (UTF-8, one segment a line; "
     "several reference files give several references per segment) under each convention, and "
