@@ -1,4 +1,4 @@
-"""The version atlas (issue #12): the committed reports/atlas.md is the atlas of today's
+"""The version atlas (issue #12): the committed docs/atlas.md is the atlas of today's
 corpus; an atlas of two releases shows what changed between them and why; a version range
 that is too narrow or too wide is found, with the range the releases support."""
 
@@ -23,10 +23,10 @@ ENVS = ROOT / ".atlas" / "envs"
 
 
 def test_the_committed_atlas_is_the_atlas_of_this_corpus():
-    text = (ROOT / "reports" / "atlas.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "atlas.md").read_text(encoding="utf-8")
     recorded = re.search(r"^Corpus: ([0-9a-f]{64})", text, re.M).group(1)
     assert recorded == load().corpus_hash, (
-        "the case corpus changed since reports/atlas.md was made: python tools/atlas.py run "
+        "the case corpus changed since docs/atlas.md was made: python tools/atlas.py run "
         "&& python tools/atlas.py render (or tox p -m atlas && tox -e atlas)")
     assert "Every recorded value holds exactly for the releases its range names." in text
 

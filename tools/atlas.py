@@ -3,7 +3,7 @@ with each as the live reference library, and the atlas of what changed between t
 
     python tools/atlas.py prepare [RELEASE ...]   # .atlas/envs/<library>-<version>
     python tools/atlas.py run [RELEASE ...]       # reports/atlas/<library>-<version>.jsonl
-    python tools/atlas.py render                  # reports/atlas.md from reports/atlas/
+    python tools/atlas.py render                  # docs/atlas.md from reports/atlas/
     python tools/atlas.py list                    # the releases and their interpreters
     python tools/atlas.py python RELEASE          # the interpreter of a prepared release
 
@@ -126,12 +126,12 @@ def run(library: str, version: str, python: str) -> int:
 
 
 def render() -> int:
-    """The atlas of every stream in reports/atlas/, as reports/atlas.md."""
+    """The atlas of every stream in reports/atlas/, as docs/atlas.md (a page of the docs)."""
     streams = sorted(str(p) for p in STREAMS.glob("*.jsonl"))
     if not streams:
         raise SystemExit("no stream in reports/atlas/: python tools/atlas.py run")
     return subprocess.run([sys.executable, "-m", "bleu_harness", "atlas", *streams, "--format",
-                           "markdown", "--output", str(ROOT / "reports" / "atlas.md")],
+                           "markdown", "--output", str(ROOT / "docs" / "atlas.md")],
                           cwd=NEUTRAL).returncode
 
 

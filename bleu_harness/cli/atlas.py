@@ -20,7 +20,7 @@ DESCRIPTION = (
     "changes, with the reason from the engine's history table; and every recorded "
     "expectation whose version range is not what the releases give (too narrow, too wide), "
     "with the range they support.")
-EPILOG = "Example: bleu-harness atlas reports/atlas/*.jsonl --format markdown -o reports/atlas.md"
+EPILOG = "Example: bleu-harness atlas reports/atlas/*.jsonl --format markdown -o docs/atlas.md"
 
 
 def add_arguments(parser) -> None:
