@@ -109,6 +109,8 @@ def test_the_readme_is_short_and_starts_with_the_commands_ci_runs():
         "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/bleu-harness run",
         ".venv/bin/python -m pytest"]
     assert "docs/getting-started.md" in text
+    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):  # relative links
+        assert (ROOT / target).is_file(), f"{_name(README)} links to {target}, which is missing"
 
 
 def test_the_example_runner_elides_and_compares():
