@@ -194,15 +194,18 @@ def python_api() -> str:
 
 
 def _signature(name: str, thing: object) -> str:
-    if inspect.isclass(thing) and issubclass(thing, BaseException):
-        init = thing.__init__
-        signature = inspect.signature(init) if init is not BaseException.__init__ else "(...)"
-        text = str(signature).replace("(self, ", "(").replace("(self)", "()")
-        return f"class {name}{text}"
+    """``def name(...)`` or ``class name(...)`` as the code declares it (annotations
+    unquoted, ``self`` and a class's ``-> None`` left out)."""
     if inspect.isclass(thing):
-        return f"class {name}{inspect.signature(thing)}"
-    text = str(inspect.signature(thing)).replace("(self, ", "(").replace("(self)", "()")
-    return f"def {name}{text}"
+        init = thing.__init__ if issubclass(thing, BaseException) else thing
+        text = "(...)" if init is BaseException.__init__ else str(inspect.signature(init))
+        return f"class {name}{_unquoted(text).split(' -> ')[0]}"
+    return f"def {name}{_unquoted(str(inspect.signature(thing)))}"
+
+
+def _unquoted(signature: str) -> str:
+    text = re.sub(r"(: |-> )'([^']*)'", r"\1\2", signature)
+    return text.replace("(self, ", "(").replace("(self)", "()")
 
 
 def _type_name(annotation: object) -> str:
