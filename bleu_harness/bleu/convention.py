@@ -20,11 +20,14 @@ if TYPE_CHECKING:
 class Preprocessing:
     """How text becomes tokens: case folding (``str.lower`` first), then the tokenizer;
     ``drop_empty_references`` leaves out every reference that is exactly ``''`` first
-    (SacreBLEU 1.5.0-2.1.x)."""
+    (SacreBLEU 1.5.0-2.1.x); ``segments`` keeps every segment's statistics too, in order
+    (``CorpusStats.segments``: a mean of sentence scores needs them, ignite's macro
+    average)."""
 
     tokenizer: str = "none"
     lowercase: bool = False
     drop_empty_references: bool = False
+    segments: bool = False
 
 
 @dataclass(frozen=True)
