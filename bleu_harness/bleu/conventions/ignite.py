@@ -81,7 +81,7 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     smoothing, value, denominator = SMOOTHING_KNOBS[smooth]
     macro = options["average"] == "macro"
     return KnobSettings(
-        input_rules=input_rules(NAME, level, options, finish, required_order),
+        input_rules=input_rules(NAME, level, options, refuse, required_order),
         arithmetic=Arithmetic(reciprocal_precision=(
             ("float32" if macro else "float64") if smooth == "no_smooth" else "")),
         ref="closest_shorter", no_match_zero=True,
@@ -91,19 +91,25 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
         **case_and_tokenizer(preprocessing(options)))
 
 
-def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
-    """The knob arithmetic; where ignite raises, its exception. Micro's early returns are
-    the int ``0``; macro's mean is a float. Precisions and BP are those of the summed
-    statistics (macro reports only the mean); the totals are the raw summed counts (ignite's
-    ``p_denominators``)."""
+def refuse(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> None:
+    """Where ignite raises, its exception: the input checks (they read the summed statistics
+    only, so the knob model can ask them of any setting's statistics)."""
     if corpus.has_segment_without_references:
         raise ConventionError(NAME, "a segment without references has no closest length "
                               "(_closest_ref_length: min() of no lengths)", "ValueError")
-    macro = options["average"] == "macro"
-    if macro and not corpus.segment_count:
+    if options["average"] == "macro" and not corpus.segment_count:
         raise ConventionError(NAME, "Bleu must have at least one example before it can be "
                               "computed (the macro average of no sentence)",
                               "NotComputableError")
+
+
+def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """The input checks, then the knob arithmetic. Micro's early returns are the int ``0``;
+    macro's mean is a float. Precisions and BP are those of the summed statistics (macro
+    reports only the mean); the totals are the raw summed counts (ignite's
+    ``p_denominators``)."""
+    refuse(corpus, level, options)
+    macro = options["average"] == "macro"
     c = compute(corpus, knobs(options, level), zero=0)
     scores = (0,) * len(c.scores) if c.gate and not macro else c.scores
     precisions = tuple(p for p, _ in c.precisions)
