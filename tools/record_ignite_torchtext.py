@@ -141,6 +141,8 @@ def record_generated(python: str, tool: str) -> dict:
     options = {"ignite": inputs.ignite_options, "torchtext": inputs.torchtext_options}[tool]
     generated = inputs.requests(SEEDS[tool], COUNT[tool], options)
     ran = run_inside(python, [{**r, "library": tool} for r in generated])
+    ran["versions"] = {k: v for k, v in ran["versions"].items()
+                       if k in ("python", "torch", {"ignite": "pytorch-ignite"}.get(tool, tool))}
     records = [{**request, **answer} for request, answer in zip(generated, ran["answers"])]
     data = {"written_by": "tools/record_ignite_torchtext.py", "source": SOURCE[tool],
             "call": CALL[tool], "seed": SEEDS[tool],
@@ -162,8 +164,9 @@ IGNITE_FAMILIES = [
      [("the the the the the the the", ["the cat is on the mat", "there is a cat on the mat"])],
      [("ignite", {"smooth": "smooth1"}), ("nltk", {"smoothing": "method1"})]),
     ("ign-macro-is-a-mean-of-sentences", "The default average is macro: the mean of the two "
-     "sentence BLEUs (0.5 * (1 + 0)), where micro and NLTK's corpus_bleu pool the counts.",
-     [], "corpus",
+     "sentence BLEUs (0.5 * (1 + 0)), where micro pools the counts; NLTK's corpus_bleu pools "
+     "them with each segment's count floored at one (the second has no 4-gram).",
+     ["corpus-denominator-floor"], "corpus",
      [("the cat sat on the mat", ["the cat sat on the mat"]),
       ("a dog ran", ["the bird flew away"])],
      [("ignite", {}), ("ignite", {"average": "micro"}), ("ignite", {"smooth": "smooth1"}),
@@ -191,8 +194,9 @@ IGNITE_FAMILIES = [
       ("ignite", {"smooth": "smooth2", "average": "micro"}),
       ("nltk", {"smoothing": "method1"}), ("nltk", {"smoothing": "method2"})]),
     ("ign-tie-shorter", "12 tokens against references of 13 and 11 (longer first): the "
-     "shorter, as NLTK (key (distance, length)).", ["ref-length-tie"], "sentence",
-     [(TWELVE, [THIRTEEN, ELEVEN])], [("ignite", {}), ("nltk", {})]),
+     "shorter, as NLTK (key (distance, length)), so no brevity penalty; torchmetrics takes "
+     "the first-listed.", ["ref-length-tie"], "sentence",
+     [(TWELVE, [THIRTEEN, ELEVEN])], [("ignite", {}), ("nltk", {}), ("torchmetrics", {})]),
     ("ign-short-identical", "An identical 3-token hypothesis: no 4-gram, 0 without smoothing "
      "(1.0 with ngram=3); smooth1 counts the empty order as 0.1.",
      ["short-hypothesis", "identical", "zero-overlap"], "sentence",
@@ -202,8 +206,8 @@ IGNITE_FAMILIES = [
     ("ign-empty-hypothesis", "An empty hypothesis: 0 (micro's int 0).", ["empty-hypothesis"],
      "sentence", [("", ["the cat sat on the mat"])],
      [("ignite", {}), ("ignite", {"average": "micro"})]),
-    ("ign-empty-reference", "An empty reference (length 0, closest to a short hypothesis) "
-     "beside another: its length counts for the brevity penalty.", ["empty-reference"],
+    ("ign-empty-reference", "An empty reference beside a 6-word one: its length 0 is the "
+     "closest to a 2-word hypothesis, so no brevity penalty.", ["empty-reference"],
      "corpus", [("a b", ["", "a b c d e f"])],
      [("ignite", {"smooth": "smooth1"}), ("ignite", {"smooth": "smooth1", "average": "micro"}),
       ("nltk", {"smoothing": "method1"})]),
@@ -213,9 +217,10 @@ IGNITE_FAMILIES = [
      [("ignite", {}), ("ignite", {"average": "micro"})]),
 ]
 TORCHTEXT_FAMILIES = [
-    ("tt-docstring-example", "The bleu_score docstring's example: 0.8408964276313782 (the "
-     "second segment matches nothing, but every order matches in the corpus); torchmetrics "
-     "gives the same in float32.", [], "corpus",
+    ("tt-docstring-example", "The bleu_score docstring's example, which prints "
+     "0.8408964276313782 (metrics.py:47-52; the second segment matches nothing, but every "
+     "order matches in the corpus); torchmetrics gives the same in float32.", ["documented"],
+     "corpus",
      [("My full pytorch test", ["My full pytorch test", "Completely Different"]),
       ("Another Sentence", ["No Match"])], [("torchtext", {}), ("torchmetrics", {})]),
     ("tt-tie-longer-first", "12 tokens against references of 13 and 11 (longer first): "
@@ -231,7 +236,7 @@ TORCHTEXT_FAMILIES = [
      [("torchtext", {}), ("torchtext", {"max_n": 2, "weights": [0.5, 0.5]})]),
     ("tt-float64-brevity-penalty", "A hypothesis shorter than its reference, every order "
      "matched: the float64 BP times the float32 geometric mean (1.0) is the float64 BP, where "
-     "torchmetrics rounds it to float32.", ["bp-boundary"], "sentence",
+     "torchmetrics rounds it to float32.", [], "sentence",
      [("the cat sat on the mat", ["the cat sat on the mat today"])],
      [("torchtext", {}), ("torchmetrics", {})]),
     ("tt-weights-unnormalised", "Weights (0.5, 0.5, 0.5, 0.5) are used as given: the square "
@@ -254,7 +259,8 @@ TORCHTEXT_FAMILIES = [
 ]
 FAMILIES = {"ignite": IGNITE_FAMILIES, "torchtext": TORCHTEXT_FAMILIES}
 
-#: Values printed in a document, beside the recorded ones: case id -> expectation.
+#: Values printed in a document, beside the recorded ones: case id -> expectation (the
+#: torchtext docstring prints the recorded value itself: tt-docstring-example says so).
 DOCUMENTED = {
     "ign-docstring-example": {
         "convention": "ignite", "options": {"smooth": "smooth1"}, "value": "0.0393",
@@ -263,12 +269,6 @@ DOCUMENTED = {
                        "dtype=torch.float64)",
                        "url": "https://github.com/pytorch/ignite/blob/v0.5.5/ignite/metrics/"
                               "nlp/bleu.py#L110-L125"}},
-    "tt-docstring-example": {
-        "convention": "torchtext", "value": "0.8408964276313782",
-        "compare": {"tolerance": 1.0e-6},
-        "provenance": {"kind": "documented", "source": "bleu_score docstring example",
-                       "url": "https://github.com/pytorch/text/blob/v0.18.0/torchtext/data/"
-                              "metrics.py#L47-L52"}},
 }
 SOURCES = {"ignite": "ignite.metrics.nlp.Bleu(**options): update, compute (CPU, torch {torch})",
            "torchtext": "torchtext.data.metrics.bleu_score (vendored, tests/oracles/"
