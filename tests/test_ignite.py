@@ -159,6 +159,50 @@ def test_a_sentence_is_its_own_mean():
     assert macro != micro and abs(macro - micro) < 1e-7
 
 
+def test_identify_names_ignite():
+    """Numbers the real tool gave (recorded in the case files), printed to four digits:
+    ``identify`` names ignite -- alone for smooth1's summed-count floor, with the macro
+    average for the mean of sentences."""
+    from bleu_harness.explain.identify import identify
+    from bleu_harness.explain.inputs import from_case
+
+    cases = {c.id: c for c in load(None).cases}
+    floor = identify(from_case(cases["ign-smoothing-of-orders-without-ngrams"]), "0.3162")
+    assert {m["convention"] for m in floor["matches"]} == {NAME}
+    assert all(m["options"]["smooth"] == "smooth1" for m in floor["matches"])
+    mean = identify(from_case(cases["ign-macro-is-a-mean-of-sentences"]), "0.5000")
+    ours = [m["options"] for m in mean["matches"] if m["convention"] == NAME]
+    assert ours and all(o["average"] == "macro" for o in ours)
+
+
+@pytest.mark.parametrize(("hyps", "refs", "theirs", "knob", "says"), [
+    (["a b", "c d"], [["a b"], ["c d"]], ("nltk", {"smoothing": "method1"}), "denominator",
+     "each order's summed n-gram count floored at 1"),
+    (["the cat sat on the mat", "a dog ran"], [["the cat sat on the mat"],
+                                               ["the bird flew away"]],
+     (NAME, {"average": "micro", "smooth": "smooth1"}), "average",
+     "the mean of the segments' sentence scores"),
+])
+def test_attribution_names_the_knob(hyps, refs, theirs, knob, says):
+    """smooth1 micro against NLTK's method1 (0.316 against 0.224 on two 2-word hypotheses):
+    the floor of the summed counts; macro against micro: the average."""
+    from bleu_harness.bleu import CONVENTIONS
+    from bleu_harness.bleu.conventions import unit_score
+    from bleu_harness.divergence.attribution import attribute
+    from bleu_harness.divergence.scorer import Scorer
+
+    ours = (NAME, {"smooth": "smooth1", "average": "micro" if knob == "denominator" else "macro"})
+    answers = [unit_score(name, score(hyps, refs, name, **options).score)
+               for name, options in (ours, theirs)]
+    assert answers[0] != answers[1]
+    attribution = attribute(Scorer(hyps, refs, "corpus"),
+                            ours[0], CONVENTIONS[ours[0]].resolve("corpus", ours[1]), answers[0],
+                            theirs[0], CONVENTIONS[theirs[0]].resolve("corpus", theirs[1]),
+                            answers[1])
+    assert attribution.explained and attribution.knobs == (knob,), attribution.sentence()
+    assert says in attribution.sentence()
+
+
 # --- live: the real tool, where it is installed ----------------------------------------------
 
 OPTIONS = st.fixed_dictionaries({
