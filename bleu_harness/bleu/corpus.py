@@ -87,10 +87,11 @@ class CorpusStats:
 
     @classmethod
     def of_segment(cls, max_order: int, hyp_len: int, ref_lens: Sequence[int],
-                   matches: Sequence[int], dropped: int = 0) -> CorpusStats:
+                   matches: Sequence[int], dropped: int = 0,
+                   keep_segments: bool = False) -> CorpusStats:
         """The statistics of a corpus of one segment: what :class:`StatsBuilder` builds from
         that one :meth:`~StatsBuilder.add`, without its sums (the pairwise API makes one per
-        pair)."""
+        pair); ``keep_segments``: with :attr:`segments` (a mean of sentence scores)."""
         ref_lens = tuple(ref_lens)
         count = len(ref_lens)
         if count == 1:
@@ -100,12 +101,13 @@ class CorpusStats:
         else:
             sums = (0,) * len(RULES)
         matches = tuple(matches[:max_order])
+        last = SegmentStats(hyp_len, ref_lens, matches, dropped)
         return cls(max_order, 1, hyp_len, matches,
                    tuple(max(hyp_len - n, 0) for n in range(max_order)),
                    tuple(max(hyp_len - n, 1) for n in range(max_order)), sums,
                    int(not count), int(not count and hyp_len > 0),
                    int(not count and not dropped), None if count else hyp_len, count, count,
-                   max(ref_lens, default=0), SegmentStats(hyp_len, ref_lens, matches, dropped))
+                   max(ref_lens, default=0), last, (last,) if keep_segments else None)
 
     @property
     def has_segment_without_references(self) -> bool:

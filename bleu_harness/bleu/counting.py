@@ -69,8 +69,9 @@ def count(
 def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[str]], CorpusStats]:
     """``(hypothesis, references) -> CorpusStats`` of that one segment under ``key`` to
     ``order``: :func:`count` with everything that does not depend on the segment worked out
-    once (the batch sentence API calls it once per sentence)."""
-    if native.AVAILABLE:
+    once (the batch sentence API calls it once per sentence). A key that keeps each
+    segment's statistics is counted by the Python pass, which keeps them."""
+    if native.AVAILABLE and not key.segments:
         return native.segment_counter(
             (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key)))
     needed = {key: order}

@@ -44,7 +44,13 @@ from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
+from bleu_harness.bleu.knobs import (
+    KnobSettings,
+    case_and_tokenizer,
+    input_rules,
+    remembered,
+    uniform,
+)
 from bleu_harness.bleu.options import Option, choice, order
 from bleu_harness.bleu.result import ConventionError
 
@@ -77,6 +83,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("none", segments=options["average"] == "macro")
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     smooth = options["smooth"]
     smoothing, value, denominator = SMOOTHING_KNOBS[smooth]
