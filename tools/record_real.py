@@ -82,9 +82,9 @@ def provenance(convention: str, level: str, version: str = "") -> dict[str, str]
     sources = {
         "nltk": ("nltk.translate.bleu_score." + ("sentence_bleu" if level == "sentence"
                                                  else "corpus_bleu"), "nltk", version),
-        "sacrebleu": ("sacrebleu.metrics.BLEU()." + ("sentence_score" if level == "sentence"
-                                                     else "corpus_score"), "sacrebleu",
-                      version),
+        "sacrebleu": ("sacrebleu.metrics.BLEU with the defaults of " + (
+            "sentence_bleu (sentence_score)" if level == "sentence"
+            else "corpus_bleu (corpus_score)"), "sacrebleu", version),
         "torchmetrics": ("torchmetrics.functional.text.bleu_score (CPU)", "torchmetrics",
                          version),
         "multi-bleu": (f"scripts/generic/multi-bleu.perl (tests/oracles/moses), {perl}",
