@@ -114,7 +114,8 @@ def test_bleuscore(executor, data, max_order, smooth):
 
 @needs("torchmetrics")
 def test_torchmetrics_tie_takes_the_first_reference(executor):
-    """CONVENTIONS.md B5/B6 (issue #3504): 12 tokens against 13 and 11, in both orders."""
+    """Cases b05/b06 (Lightning-AI/torchmetrics#3504): 12 tokens against 13 and 11, in both
+    orders."""
     hyp, long, short = "a " * 12, "a " * 13, "a " * 11
     first_long = answer(executor, "torchmetrics", "torchmetrics", ([hyp], [[long, short]]),
                         "corpus", {})

@@ -5,7 +5,7 @@ description of the convention: its signature is derived from it (:meth:`KnobSett
 and ``explain``, ``identify``, ``fingerprint`` and the divergence map reason with it.
 :func:`evaluate` gives what any setting answers on an input, a score or ``raises X``, for
 mixtures no tool implements too, so one convention can be turned into another one knob at a
-time (CONVENTIONS.md A.1-A.6 name where each value comes from).
+time (each convention's module names where each of its values comes from).
 
 Two parts of a setting are the conventions' own code, not a second copy of it:
 

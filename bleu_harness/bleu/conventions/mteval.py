@@ -1,4 +1,4 @@
-"""The mteval-v13a convention: NIST ``mteval-v13a.pl`` BLEU (CONVENTIONS.md A.2), run with
+"""The mteval-v13a convention: NIST ``mteval-v13a.pl`` BLEU (mosesdecoder@34452895f350), run with
 ``-b`` semantics (BLEU only).
 
 Read from the script (Moses ``scripts/generic/mteval-v13a.pl``), step by step:

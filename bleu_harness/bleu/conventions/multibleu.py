@@ -1,4 +1,4 @@
-"""The multi-bleu convention: Moses ``scripts/generic/multi-bleu.perl`` (CONVENTIONS.md A.2).
+"""The multi-bleu convention: Moses ``scripts/generic/multi-bleu.perl`` (mosesdecoder@34452895f350).
 
 Read from the script, step by step:
 
