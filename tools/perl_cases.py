@@ -33,7 +33,7 @@ from bleu_harness.adapters.perl_scripts import (
     why_unavailable,
 )
 from bleu_harness.bleu.conventions.mteval import DEFAULTS as MTEVAL_DEFAULTS
-from bleu_harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
+from bleu_harness.bleu.conventions.mteval import V13A_VARIANTS as MTEVAL_VARIANTS
 
 OUT = ROOT / "cases" / "oracles"
 MULTI_BLEU_LINE = re.compile(
