@@ -293,17 +293,17 @@ def old_mteval_scores(printfs: Sequence[PrintfCall], stdout: str = "") -> OldMte
 
 
 def run_old_mteval(corpora: Sequence[tuple[Sequence[str], Sequence[Sequence[str]]]],
-                   preserve_case: bool = False,
-                   script: str = "mteval-v11b.pl") -> OldMtevalScores:
-    """``SCRIPT -b -d 2 [-c]`` on ``corpora`` (each one document, as :func:`run_mteval`
-    writes them). The scripts score every segment and document with the function that
-    scores the system, so a segment that function refuses ends the run: the
+                   preserve_case: bool = False, script: str = "mteval-v11b.pl",
+                   detail: int = 2) -> OldMtevalScores:
+    """``SCRIPT -b -d DETAIL [-c]`` on ``corpora`` (each one document, as :func:`run_mteval`
+    writes them). With ``-d 2`` the scripts score every segment and document with the
+    function that scores the system, so a segment that function refuses ends the run: the
     :class:`ScriptDied` carries the ``printf`` calls made until then
-    (:func:`old_mteval_scores` reads them)."""
+    (:func:`old_mteval_scores` reads them); ``-d 0`` scores the system alone."""
     with tempfile.TemporaryDirectory(prefix="mteval-old-") as folder:
         work = Path(folder)
         _mteval_files(work, corpora)
-        arguments = ["-b", "-d", "2", "-r", "ref.sgm", "-s", "src.sgm", "-t", "tst.sgm"]
+        arguments = ["-b", "-d", str(detail), "-r", "ref.sgm", "-s", "src.sgm", "-t", "tst.sgm"]
         arguments += ["-c"] if preserve_case else []
         stdout, printfs = _run_recording_printf(script_path(script), arguments, work)
     return old_mteval_scores(printfs, stdout)

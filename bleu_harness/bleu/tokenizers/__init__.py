@@ -132,4 +132,5 @@ def get_tokenizer(name: str | Tokenizer) -> Tokenizer:
 
 
 __all__ = ["ROLE_TOKENIZERS", "SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "ascii_lower",
-           "get_tokenizer", "tokenize_13a", "tokenize_intl", "tokenize_t2t", "tokenizer_name", "why_unavailable"]
+           "get_tokenizer", "tokenize_13a", "tokenize_intl", "tokenize_t2t", "tokenizer_name",
+           "why_unavailable"]

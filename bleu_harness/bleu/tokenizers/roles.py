@@ -7,8 +7,8 @@ Most tools tokenize both sides alike. Two Perl scripts do not:
   (OpenNMT/OpenNMT@72d4a5f ``benchmark/3rdParty/multi-bleu.perl:36,42``);
 * ``multi-bleu-detok.perl -lc`` lowercases a hypothesis *before* its tokenization and a
   reference after it (moses-smt/mosesdecoder@34452895
-  ``scripts/generic/multi-bleu-detok.perl:62,72-73,80``), so an upper-case entity (``&QUOT;``) or ``<SKIPPED>`` is replaced or removed on one side
-  only.
+  ``scripts/generic/multi-bleu-detok.perl:62,72-73,80``), so an upper-case entity
+  (``&QUOT;``) or ``<SKIPPED>`` is replaced or removed on one side only.
 
 A :class:`ByRole` tokenizer is named like any other (``get_tokenizer`` gives it; called on a
 text it tokenizes a hypothesis) and the statistics pass asks it for its ``reference`` side
