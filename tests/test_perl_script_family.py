@@ -217,6 +217,12 @@ def test_mteval_v14_reads_segment_id_0_from_xml_and_needs_quoted_sgml_attributes
     with pytest.raises(ScriptDied, match="No segment 'id' attribute value"):
         _run_files(tmp_path, "mteval-v13a.pl", ".xml", xml)
     _run_files(tmp_path, "mteval-v14.pl", ".xml", xml)
+    # In SGML reference and test files both die on id 0 ("FATAIL", their spelling).
+    sgml_0 = {kind: _sgml_with_unquoted_segment_id(kind).replace("id=1", 'id="0"')
+              for kind in ("src", "ref", "tst")}
+    for script in ("mteval-v13a.pl", "mteval-v14.pl"):
+        with pytest.raises(ScriptDied, match="no tag attribute 'id'"):
+            _run_files(tmp_path, script, ".sgm", sgml_0)
     # An unquoted attribute: v13a's "?([^"]*)"? takes the rest of the tag (right only for
     # the last attribute), v14's "([^"]*)" finds none.
     sgml = {kind: _sgml_with_unquoted_segment_id(kind) for kind in ("src", "ref", "tst")}

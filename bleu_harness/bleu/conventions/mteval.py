@@ -39,7 +39,8 @@ engine models BLEU alone.
   line never dies: an empty output scores 0, an empty reference set a smoothed score. The
   rest changes no score of SGML input: its international tokenization no longer joins
   ``\\p{Hyphen}\\p{Zl}`` (``:959``; the reader has made U+2028 a space already), it reads
-  segment id ``0`` from XML (``:338-340``; v13a's ``or die`` refuses it there, not in SGML),
+  segment id ``0`` from XML (``:338-340``, where v13a's ``or die`` refuses it; in SGML
+  reference and test files both still die on it, ``unless $seg = ...``, ``:479-480``),
   needs quoted SGML attributes (``:1023``) and sorts segments naturally (``Sort::Naturally``,
   ``:646``), which orders its output only.
 * ``v11b`` (``mteval-v11b.pl``): the shortest reference, no smoothing (an order without a
