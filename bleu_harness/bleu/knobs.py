@@ -48,6 +48,10 @@ FOLDING_TOKENIZERS: dict[str, tuple[str, str]] = {
     "multibleu-lc": ("multibleu", "ascii-lower"),
     "mteval-13a-lc": ("mteval-13a", "ascii-lower"),
     "mteval-intl-lc": ("mteval-intl", "perl-lc"),
+    "mteval-11b-lc": ("mteval-11b", "ascii-lower"),
+    # multi-bleu-detok.perl -lc: lc before the tokenization of a hypothesis, after that of a
+    # reference (bleu_harness.bleu.tokenizers.roles)
+    "multibleu-detok-lc": ("mteval-13a", "perl-lc"),
     "ptb": ("ptb-cased", "lower"),  # PTBTokenizer -lowerCase (Java's toLowerCase per token)
 }
 
