@@ -131,11 +131,13 @@ def test_a_run_without_the_optional_libraries_names_them_and_passes(monkeypatch)
     from bleu_harness.pipeline import RunOptions, execute_run
 
     real = importlib.util.find_spec
-    optional = {"torchmetrics", "fast_bleu", "bleuscore", "compare_mt", "pycocoevalcap"}
+    optional = {"torchmetrics", "fast_bleu", "bleuscore", "compare_mt", "pycocoevalcap",
+                "ignite"}
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name in optional else real(name, *a))
     result = execute_run(RunOptions(paths=(str(bundled_corpus() / "seeds" / "matlab.yaml"),)),
                          lambda line: None)
     absent = {b.name for b in result.header.backends if b.status == "not installed"}
-    assert absent == {"torchmetrics", "fast-bleu", "bleuscore", "compare-mt", "pycocoevalcap"}
+    assert absent == {"torchmetrics", "fast-bleu", "bleuscore", "compare-mt", "pycocoevalcap",
+                      "ignite"}
     assert result.exit_code == 0

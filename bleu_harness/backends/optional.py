@@ -1,5 +1,5 @@
 """Libraries the harness uses when they are installed: torchmetrics, fast-bleu, bleuscore,
-pycocoevalcap.
+compare-mt, pycocoevalcap, PyTorch-Ignite.
 
 Each is optional: when its package is missing the run header says "not installed" and its
 checks are left out. Each answers only for the convention it implements and only where it
@@ -156,3 +156,12 @@ def pycocoevalcap_backend(python: str = sys.executable) -> Backend:
                    command=library_worker_command("pycocoevalcap", python),
                    decline=pycocoevalcap_decline, reports_figures=True,
                    module="pycocoevalcap", python=python)
+
+
+def ignite_backend(python: str = sys.executable) -> Backend:
+    """PyTorch-Ignite's ``ignite.metrics.nlp.Bleu`` (``pip install pytorch-ignite``, beside
+    torch), on the ``str.split()`` tokens of the segments."""
+    return Backend(name="ignite", role=LIBRARY, conventions=("ignite",),
+                   command=library_worker_command("ignite", python),
+                   decline=lambda request: only("ignite", "ignite", request),
+                   module="ignite", python=python)

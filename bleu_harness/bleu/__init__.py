@@ -8,6 +8,7 @@
 """
 
 from bleu_harness.bleu.api import LEVELS, Request, score, score_many
+from bleu_harness.bleu.batch import Scorer, mbr_choice, pairwise, sentence_scores
 from bleu_harness.bleu.conventions import CONVENTIONS, get_convention
 from bleu_harness.bleu.conventions import CONVENTIONS as conventions
 from bleu_harness.bleu.result import BleuResult, ConventionDeclined, ConventionError
@@ -19,8 +20,12 @@ __all__ = [
     "ConventionDeclined",
     "ConventionError",
     "Request",
+    "Scorer",
     "conventions",
     "get_convention",
+    "mbr_choice",
+    "pairwise",
     "score",
     "score_many",
+    "sentence_scores",
 ]

@@ -110,7 +110,10 @@ def plan(requests: Sequence[Request], level: str = "corpus") -> Plan:
     return Plan(level, tuple(planned), needed, declined)
 
 
-def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -> BleuResult:
+def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved,
+            signature: str | None = None) -> BleuResult:
+    """The result of ``convention`` on ``corpus``; ``signature`` where the caller made it
+    once for many results (:mod:`bleu_harness.bleu.batch`)."""
     done = convention.finish(corpus, level, resolved)
     return BleuResult(
         convention=convention.name,
@@ -124,7 +127,7 @@ def _finish(convention: Convention, corpus: CorpusStats, level: str, resolved) -
         hyp_len=done.hyp_len,
         ref_len=done.ref_len,
         options=resolved,
-        signature=convention.knobs(resolved, level).signature(convention.name),
+        signature=signature or convention.knobs(resolved, level).signature(convention.name),
         details=done.details,
         report=done.report,
         library_signature=done.library_signature,

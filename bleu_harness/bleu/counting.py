@@ -56,11 +56,43 @@ def count(
     pass over ``hypotheses`` and ``references`` (validated, equally long).
 
     With the C kernel built (:mod:`bleu_harness.bleu.native`), one C pass serves every key;
-    otherwise one Python pass does.
+    otherwise one Python pass does. Keys that keep each segment's statistics
+    (``Preprocessing.segments``) are counted by the Python pass, which keeps them.
     """
+    if any(key.segments for key in needed):
+        return _count_with_segments(hypotheses, references, needed)
     if not native.AVAILABLE:
         return count_in_python(hypotheses, references, needed)
     return count_in_c(hypotheses, references, needed)
+
+
+def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[str]], CorpusStats]:
+    """``(hypothesis, references) -> CorpusStats`` of that one segment under ``key`` to
+    ``order``: :func:`count` with everything that does not depend on the segment worked out
+    once (the batch sentence API calls it once per sentence). A key that keeps each
+    segment's statistics is counted by the Python pass, which keeps them."""
+    if native.AVAILABLE and not key.segments:
+        return native.segment_counter(
+            (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key)))
+    needed = {key: order}
+
+    def counted(hypothesis: str, references: Sequence[str]) -> CorpusStats:
+        return count_in_python((hypothesis,), (references,), needed)[key]
+
+    return counted
+def _count_with_segments(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    needed: Mapping[Preprocessing, int],
+) -> dict[Preprocessing, CorpusStats]:
+    """:func:`count` where some keys keep each segment's statistics: those by the Python pass
+    (which keeps them), the others as :func:`count` counts them; the input is read twice."""
+    hypotheses, references = list(hypotheses), list(references)
+    kept = {key: order for key, order in needed.items() if key.segments}
+    rest = {key: order for key, order in needed.items() if not key.segments}
+    counted = count(hypotheses, references, rest) if rest else {}
+    counted.update(count_in_python(hypotheses, references, kept))
+    return {key: counted[key] for key in needed}
 
 
 def count_in_c(
@@ -90,7 +122,7 @@ def count_in_python(
 ) -> dict[Preprocessing, CorpusStats]:
     """:func:`count` in pure Python (the reference the native kernel is tested against)."""
     keys = list(needed)
-    builders = [StatsBuilder(needed[key]) for key in keys]
+    builders = [StatsBuilder(needed[key], key.segments) for key in keys]
     top = max(needed.values(), default=0)
     # Keys that differ only in dropping empty references share a tokenizer call.
     prepares: dict[TokenKey, Callable[[str], Tokens]] = {}

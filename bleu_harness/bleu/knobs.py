@@ -30,12 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
+from functools import cached_property, wraps
 from typing import Any
 
 from bleu_harness.bleu.compute import REFERENCE, Arithmetic, compute
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.options import FrozenOptions
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.bleu.tokenizers import ascii_lower, tokenizer_name
 from bleu_harness.bleu.tokenizers.perl import perl_lc
@@ -108,7 +109,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
                             -1: "a segment without references counts -1 (SacreBLEU)"},
     "normalise": {True: "weights normalised to sum 1", False: "weights used as given"},
     "denominator": {"raw": "n-gram counts as they are",
-                    "floor1": "each segment's n-gram count floored at 1 (NLTK)"},
+                    "floor1": "each segment's n-gram count floored at 1 (NLTK)",
+                    "floor1-sum": "each order's summed n-gram count floored at 1 (ignite)"},
     "case": {"mixed": "case-sensitive", "lower": "lowercased (str.lower)",
              "ascii-lower": "ASCII capitals lowercased",
              "lower-after": "lowercased after tokenizing (str.lower of the tokens, "
@@ -118,6 +120,9 @@ MEANINGS: dict[str, dict[Any, str]] = {
                               False: "empty references kept"},
     "float32": {True: "float32 arithmetic", False: "float64 arithmetic"},
     "rounding": {None: "not rounded", 4: "rounded to 4 decimals (NLTK emulate_multibleu)"},
+    "average": {"corpus": "one score of the corpus's summed statistics",
+                "sentence-mean": "the mean of the segments' sentence scores (ignite's macro "
+                                 "average)"},
     "smoothing_value": {None: "no smoothing parameter"},
 }
 
@@ -185,6 +190,9 @@ class KnobSettings:
     float32: bool = False
     #: Decimals the score is rounded to (``round(s, 4)``), or ``None``.
     rounding: int | None = None
+    #: "corpus": one score of the summed statistics; "sentence-mean": each segment scored
+    #: alone under these knobs, the scores summed in order and divided by their number.
+    average: str = "corpus"
     scale: float = 1.0
     version: str = ""
     #: How the convention's tool writes the arithmetic in floats: not a scoring knob and never
@@ -228,15 +236,18 @@ class KnobSettings:
     def preprocessing(self) -> tuple[Preprocessing, Callable[[str], str] | None]:
         """The engine's preprocessing for the tokenizer and case knobs, and a case folding
         to apply to the text first where the tokenizer has no folding variant."""
+        segments = self.average == "sentence-mean"  # each segment is scored alone
         for folding, (base, case) in FOLDING_TOKENIZERS.items():
             if self.tokenizer == base and self.case == case:
-                return Preprocessing(folding, False, self.drop_empty_references), None
+                return Preprocessing(folding, False, self.drop_empty_references,
+                                     segments), None
         if self.case == "lower-after":
             return Preprocessing(LowercasedAfter(self.tokenizer), False,
-                                 self.drop_empty_references), None
+                                 self.drop_empty_references, segments), None
         lowercase = self.case == "lower"
         fold = {"ascii-lower": ascii_lower, "perl-lc": perl_lc}.get(self.case)
-        return Preprocessing(self.tokenizer, lowercase, self.drop_empty_references), fold
+        return Preprocessing(self.tokenizer, lowercase, self.drop_empty_references,
+                             segments), fold
 
     def signature(self, name: str) -> str:
         """``name|knob:value|...``: every knob but the input rules (the name says whose)."""
@@ -244,7 +255,8 @@ class KnobSettings:
                           for f in fields(self) if f.name not in ("input_rules", "arithmetic", "arithmetic_for")
                           and not (f.name in ("version", "smoothing_value")
                                    and getattr(self, f.name) in ("", None))
-                          and not (f.name == "rounding" and self.rounding is None)]
+                          and not (f.name == "rounding" and self.rounding is None)
+                          and not (f.name == "average" and self.average == "corpus")]
         return "|".join(parts)
 
 
@@ -299,6 +311,28 @@ def case_and_tokenizer(preprocessing: Preprocessing) -> dict[str, Any]:
         tokenizer, case = tokenizer.tokenizer, "lower-after"
     return {"tokenizer": tokenizer, "case": case,
             "drop_empty_references": preprocessing.drop_empty_references}
+
+
+def remembered(knobs_of: Callable[[Mapping[str, Any], str], KnobSettings]):
+    """A convention's ``knobs`` that answers again from memory for the same
+    :class:`~bleu_harness.bleu.options.FrozenOptions` and level (a batch of sentence scores
+    asks it once per sentence; building the settings cost about half of a sentence's
+    arithmetic). Other option mappings are worked out each time, as before."""
+    memory: dict[tuple[FrozenOptions, str], KnobSettings] = {}
+
+    @wraps(knobs_of)
+    def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+        if type(options) is not FrozenOptions:
+            return knobs_of(options, level)
+        key = (options, level)
+        known = memory.get(key)
+        if known is None:
+            if len(memory) >= 256:
+                memory.clear()
+            known = memory[key] = knobs_of(options, level)
+        return known
+
+    return knobs
 
 
 # --- evaluation ------------------------------------------------------------------------------

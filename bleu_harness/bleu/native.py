@@ -93,21 +93,39 @@ def count_groups(
     them, and groups whose tokens give the same ids share one count of clipped matches:
     groups are counted highest order first, so a lower order can take a higher one's.
     """
-    specs = []
-    for tokenizer, lowercase, orders_and_drops, prepare in groups:
-        mode = _mode(tokenizer)
-        if mode in _WITH_PYTHON_FALLBACK:
-            prepare = get_tokenizer(tokenizer)  # the C pass lower-cases before calling it
-        elif mode == _T2T:
-            _load_unicode_classes()
-        specs.append((mode, prepare, lowercase, max(order for order, _ in orders_and_drops),
-                      tuple(drop for _, drop in orders_and_drops)))
+    specs = [_spec(group) for group in groups]
     by_order = sorted(range(len(specs)), key=lambda i: -specs[i][3])
     sums = _native.count(hypotheses, references, tuple(specs[i] for i in by_order))
     result: list[list[CorpusStats]] = [[] for _ in groups]
     for i, group_sums in zip(by_order, sums):
         result[i] = [_corpus_stats(s, order) for s, (order, _) in zip(group_sums, groups[i][2])]
     return result
+
+
+def _spec(group: Group) -> tuple:
+    """What the C pass is told of one group."""
+    tokenizer, lowercase, orders_and_drops, prepare = group
+    mode = _mode(tokenizer)
+    if mode in _WITH_PYTHON_FALLBACK:
+        prepare = get_tokenizer(tokenizer)  # the C pass lower-cases before calling it
+    elif mode == _T2T:
+        _load_unicode_classes()
+    return (mode, prepare, lowercase, max(order for order, _ in orders_and_drops),
+            tuple(drop for _, drop in orders_and_drops))
+
+
+def segment_counter(group: Group) -> Callable[[str, Sequence[str]], CorpusStats]:
+    """The statistics of one segment under one group's single ``(order, drop)``, by the C
+    pass, with everything that does not depend on the segment worked out once (a batch of
+    sentence scores calls it once per sentence)."""
+    _, _, [(order, _)], _ = group
+    specs = (_spec(group),)
+    count = _native.count
+
+    def counted(hypothesis: str, references: Sequence[str]) -> CorpusStats:
+        return _corpus_stats(count((hypothesis,), (references,), specs)[0][0], order)
+
+    return counted
 
 
 def _corpus_stats(sums: tuple, order: int) -> CorpusStats:

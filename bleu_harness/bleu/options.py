@@ -32,6 +32,28 @@ class Option:
     aliases: tuple[str, ...] = ()
 
 
+class FrozenOptions(dict):
+    """Resolved options that no longer change, hashable by their items: what is derived
+    from them (a convention's knob settings, :func:`bleu_harness.bleu.knobs.remembered`) is
+    worked out once for a whole batch of scores, not once per score. A ``dict`` (reading
+    it costs what reading a dict costs) that refuses to be changed."""
+
+    __slots__ = ("_hash",)
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self._hash = hash(repr(sorted(self.items())))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return self._hash
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("FrozenOptions cannot be changed (copy it with dict(options))")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
+
+
 def option_names(options: Sequence[Option]) -> tuple[str, ...]:
     """Every name a user may give: the options, then their aliases."""
     return tuple(o.name for o in options) + tuple(a for o in options for a in o.aliases)

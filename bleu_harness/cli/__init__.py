@@ -12,31 +12,31 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
 import os
 import signal
 import sys
 import textwrap
 from collections.abc import Sequence
 
-from rich.console import Console
-
 from bleu_harness import __version__, signals
-from bleu_harness.cli import (
-    atlas,
-    diff,
-    explain,
-    fingerprint,
-    identify,
-    report,
-    run,
-    score,
-    validate,
-)
 from bleu_harness.errors import USAGE_EXIT_CODE, UsageError
 from bleu_harness.text import one_line
 
-#: In the order ``--help`` lists them.
-SUBCOMMANDS = (run, score, validate, diff, report, atlas, explain, identify, fingerprint)
+#: Each subcommand's one-line help, in the order ``--help`` lists them. A subcommand's module
+#: (``bleu_harness.cli.NAME``) is imported only when that command runs or its help is asked
+#: for: ``bleu-harness score`` does not load what ``run`` or ``atlas`` need.
+SUBCOMMANDS = {
+    "run": "run the case corpus as a conformance gate (the main job)",
+    "score": "score text files under every convention, side by side",
+    "validate": "check case files against the schema and the lint rules",
+    "diff": "compare two runs (JSON Lines) case by case",
+    "report": "a single-file HTML report of a run (or of two runs compared)",
+    "atlas": "which releases of NLTK and SacreBLEU change which values, and why",
+    "explain": "why conventions disagree on an input, knob by knob",
+    "identify": "which conventions and options produce a published score",
+    "fingerprint": "which convention a black-box implementation follows, per family",
+}
 
 
 class Parser(argparse.ArgumentParser):
@@ -64,7 +64,9 @@ def _suggestion(parser: argparse.ArgumentParser, message: str) -> str:
     return ""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser; the chosen subcommand (the first word of ``argv`` that names one) with
+    all its arguments, the others by name and help only."""
     parser = Parser(
         prog="bleu-harness",
         description="Reference-conformance harness for BLEU: one engine that reproduces NLTK, "
@@ -75,8 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     parser.set_defaults(subparsers=commands.choices)
-    for module in SUBCOMMANDS:
-        sub = commands.add_parser(module.NAME, help=module.HELP,
+    chosen = next((word for word in argv if not word.startswith("-")), None)
+    for name, summary in SUBCOMMANDS.items():
+        if name != chosen:
+            commands.add_parser(name, help=summary)
+            continue
+        module = importlib.import_module(f"bleu_harness.cli.{name}")
+        sub = commands.add_parser(name, help=summary,
                                   description=textwrap.fill(module.DESCRIPTION, 88),
                                   epilog=getattr(module, "EPILOG", None),
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -134,11 +141,14 @@ class ReaderMayLeave:
 def _main(argv: Sequence[str] | None) -> int:
     command = "run"
     try:
-        args, extra = build_parser().parse_known_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        args, extra = build_parser(words).parse_known_args(words)
         command = args.command
         if extra:  # reported by the subcommand, which knows its flags (and can suggest one)
             args.subparsers[command].error(f"unrecognized arguments: {' '.join(extra)}")
         # Off a terminal (a file, a CI log) nothing is wrapped: lines are read whole.
+        from rich.console import Console  # rich loads in 40 ms: not for --help or a typo
+
         console = Console() if sys.stdout.isatty() else Console(soft_wrap=True, width=10_000)
         code = args.handler(args, console)
     except UsageError as error:

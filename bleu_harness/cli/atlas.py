@@ -13,7 +13,6 @@ from bleu_harness.report.atlas import atlas_document, render_html, render_markdo
 from bleu_harness.report.output import check_path, write_report
 
 NAME = "atlas"
-HELP = "which releases of NLTK and SacreBLEU change which values, and why"
 DESCRIPTION = (
     "Read the streams of runs with one library release each as the live reference (python "
     "tools/atlas.py run writes them to reports/atlas/) and report which questions of the "

@@ -13,7 +13,6 @@ from bleu_harness.report.diffview import diff_document, render_diff
 from bleu_harness.report.output import check_path, write_report
 
 NAME = "diff"
-HELP = "compare two runs (JSON Lines) case by case"
 DESCRIPTION = ("Align two runs by check and report: newly failing, fixed, value drift, added "
                "and removed cases, changed backend versions. A changed setup (implementation "
                "under test, backend versions or statuses, corpus) heads the report. Exit 1 "

@@ -20,7 +20,6 @@ from bleu_harness.explain import explain as explain_module
 from bleu_harness.records import BackendRequest
 
 NAME = "explain"
-HELP = "why conventions disagree on an input, knob by knob"
 DESCRIPTION = (
     "Statistics per order, every convention's score, the divergence families, and for each "
     "disagreeing pair the smallest set of knobs (reference length, tie-break, zero rule, "

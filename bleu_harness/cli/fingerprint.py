@@ -15,7 +15,6 @@ from bleu_harness.execute import Executor
 from bleu_harness.explain import fingerprint as fingerprint_module
 
 NAME = "fingerprint"
-HELP = "which convention a black-box implementation follows, per family"
 DESCRIPTION = (
     "Run the probe cases (a few per divergence family) through an implementation with its own "
     "defaults and report, family by family, which conventions it behaves like, and the "

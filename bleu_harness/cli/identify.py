@@ -8,7 +8,6 @@ from bleu_harness.cli.options import add_format, add_input, input_of, show
 from bleu_harness.explain import identify as identify_module
 
 NAME = "identify"
-HELP = "which conventions and options produce a published score"
 DESCRIPTION = (
     "Search every convention with its plausible variants for the settings that produce VALUE "
     "on the input, to the digits given, on the 0-1 or 0-100 scale. Exit 0 if something "

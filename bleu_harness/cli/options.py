@@ -14,7 +14,6 @@ import yaml
 from rich.console import Console
 
 from bleu_harness.errors import UsageError
-from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, check_timeout
 from bleu_harness.records import json_ready
 
 DEFAULT_TIMEOUT = 10.0
@@ -33,6 +32,8 @@ def seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     try:
+        from bleu_harness.execute import check_timeout  # the executor: not for score's start
+
         return check_timeout(value, "")
     except UsageError:
         raise argparse.ArgumentTypeError(f"give a number of seconds > 0, not {text}") from None
@@ -119,6 +120,8 @@ def _plain_data(value: Any) -> bool:
 
 
 def add_timeouts(parser: argparse.ArgumentParser) -> None:
+    from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT  # the executor: not for score
+
     parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"per request, for every backend (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--startup-timeout", type=seconds, default=DEFAULT_STARTUP_TIMEOUT,

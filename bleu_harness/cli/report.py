@@ -16,7 +16,6 @@ from bleu_harness.report.summary import counts_line
 from bleu_harness.text import clean_text, one_line
 
 NAME = "report"
-HELP = "a single-file HTML report of a run (or of two runs compared)"
 DESCRIPTION = (
     "Render a run's stream (bleu-harness run --format json) as one self-contained HTML file: "
     "the conformance matrix (cases by backend, coloured by verdict, filterable), the "

@@ -41,7 +41,6 @@ from bleu_harness.report.summary import counts_line
 from bleu_harness.report.terminal import CHECKS_PER_CAUSE, render_terminal
 
 NAME = "run"
-HELP = "run the case corpus as a conformance gate (the main job)"
 DESCRIPTION = (
     "Judge every case: the implementation under test (the engine unless --implementation/"
     "--implementation-cmd) against each recorded expectation and against the live library "

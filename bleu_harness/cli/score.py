@@ -16,7 +16,7 @@ from bleu_harness.bleu import CONVENTIONS, BleuResult, ConventionDeclined, Conve
 from bleu_harness.bleu.agreement import as_percent
 from bleu_harness.bleu.api import plan
 from bleu_harness.bleu.conventions import scores_agree
-from bleu_harness.bleu.counting import count
+from bleu_harness.bleu.batch import sentence_results
 from bleu_harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks
 from bleu_harness.cli.options import (
     add_format,
@@ -30,7 +30,6 @@ from bleu_harness.records import json_ready
 from bleu_harness.textfiles import is_sgml, read_parallel, stream_parallel
 
 NAME = "score"
-HELP = "score text files under every convention, side by side"
 DESCRIPTION = (
     "Score a hypothesis file against one or more reference files (UTF-8, one segment a line; "
     "several reference files give several references per segment) under each convention, and "
@@ -181,9 +180,7 @@ def run_score(args: ScoreArgs, console: Console) -> int:
 def _score_sentences(args: ScoreArgs, requests: list[Request], console: Console) -> int:
     """Every line scored on its own and printed as it is scored: one plan for all lines, and
     memory that does not grow with the file."""
-    scoring = plan(requests, "sentence")
-    rows = (scoring.finish(count([hyp], [refs], scoring.needed))
-            for hyp, refs in _segments(args))
+    rows = sentence_results(_segments(args), requests)
     if args.as_json:
         _stream_json_sentences(args, rows)
     else:

@@ -12,7 +12,6 @@ from bleu_harness.cli.options import add_format, print_json
 from bleu_harness.text import clean_text
 
 NAME = "validate"
-HELP = "check case files against the schema and the lint rules"
 DESCRIPTION = ("Load and lint case files; print every problem as file:line: case-id: message. "
                "Exit 2 if there is any.")
 

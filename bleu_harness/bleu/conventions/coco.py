@@ -53,7 +53,13 @@ from typing import Any
 from bleu_harness.bleu.compute import COCO_SMALL, COCO_TINY, PRODUCT_FORM, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
+from bleu_harness.bleu.knobs import (
+    KnobSettings,
+    case_and_tokenizer,
+    input_rules,
+    remembered,
+    uniform,
+)
 from bleu_harness.bleu.options import Option, choice, order
 from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
@@ -86,6 +92,7 @@ def _settings(options: Mapping[str, Any], level: str, weights: tuple) -> KnobSet
         bp="epsilon", weights=weights, **case_and_tokenizer(preprocessing(options)))
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     """BLEU-n: uniform weights over n orders, in the running-product form."""
     return _settings(options, level, uniform(options["n"]))

@@ -50,7 +50,13 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
+from bleu_harness.bleu.knobs import (
+    KnobSettings,
+    case_and_tokenizer,
+    input_rules,
+    remembered,
+    uniform,
+)
 from bleu_harness.bleu.options import Option, boolean, choice
 from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
@@ -77,6 +83,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("fairseq", options["ignore_case"])
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     """``exp(sum(log p) / order)`` times the BP, times 100; at sentence level the one-init
     seeds, which are add-one smoothing from bigrams on."""

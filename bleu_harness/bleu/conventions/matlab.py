@@ -40,7 +40,7 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules
+from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, remembered
 from bleu_harness.bleu.options import (
     Option,
     boolean,
@@ -64,6 +64,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing("none", options["ignore_case"])
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),

@@ -45,6 +45,7 @@ from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
     input_rules,
+    remembered,
     uniform,
 )
 from bleu_harness.bleu.options import (
@@ -90,6 +91,7 @@ def settings(options: Mapping[str, Any], level: str, order: int) -> KnobSettings
         **case_and_tokenizer(preprocessing(options)))
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return settings(options, level, BLEU_ORDER)
 

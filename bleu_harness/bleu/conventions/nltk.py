@@ -30,7 +30,7 @@ from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
-from bleu_harness.bleu.knobs import KnobSettings, input_rules
+from bleu_harness.bleu.knobs import KnobSettings, input_rules, remembered
 from bleu_harness.bleu.options import (
     Option,
     boolean,
@@ -136,6 +136,7 @@ def _smoothing_knobs(options: Mapping[str, Any], rules: Mapping[str, Any]) -> di
     }[method] | {"zero": "dropped" if rules["positive_only"] else "raises"}
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     rules = NLTK.rules(options["version"])
     vectors = weight_sets(options)

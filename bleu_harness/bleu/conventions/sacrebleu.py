@@ -34,6 +34,7 @@ from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
     input_rules,
+    remembered,
     uniform,
 )
 from bleu_harness.bleu.options import (
@@ -126,6 +127,7 @@ SMOOTHING_KNOBS = {"none": "none", "exp": "nist-geometric", "floor": "floor",
                    "add-k": "add-k-from-bigram"}
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     rules = SACREBLEU.rules(options["version"])
     return KnobSettings(

@@ -29,6 +29,7 @@ from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
     input_rules,
+    remembered,
     uniform,
 )
 from bleu_harness.bleu.options import (
@@ -57,6 +58,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing(options["tokenize"], not options["case_sensitive"])
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),

@@ -25,7 +25,13 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, uniform
+from bleu_harness.bleu.knobs import (
+    KnobSettings,
+    case_and_tokenizer,
+    input_rules,
+    remembered,
+    uniform,
+)
 from bleu_harness.bleu.options import Option, boolean, choice
 from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
@@ -45,6 +51,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing(options["tokenize"], not options["case_sensitive"])
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),

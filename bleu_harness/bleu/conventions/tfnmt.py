@@ -34,6 +34,7 @@ from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
     input_rules,
+    remembered,
     uniform,
 )
 from bleu_harness.bleu.options import (
@@ -65,6 +66,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing(tokenize if callable(tokenize) else TOKENIZERS.get(tokenize, tokenize))
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),

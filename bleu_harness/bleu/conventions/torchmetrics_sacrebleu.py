@@ -29,7 +29,7 @@ from typing import Any
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.conventions import torchmetrics
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import KnobSettings
+from bleu_harness.bleu.knobs import KnobSettings, remembered
 from bleu_harness.bleu.options import Option, boolean, choice, resolve_options
 from bleu_harness.bleu.tokenizers import SACREBLEU_TOKENIZERS
 from bleu_harness.bleu.tokenizers.torchmetrics import (
@@ -66,6 +66,7 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing(LowercasedAfter(tokenizer))
 
 
+@remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     """``BLEUScore``'s knobs (the torchmetrics convention's) with this tokenization."""
     return torchmetrics.formula_knobs(options, level, preprocessing(options))

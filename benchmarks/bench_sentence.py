@@ -1,0 +1,170 @@
+"""Sentence BLEU and MBR: the engine's batch API, reusable scorer and pairwise API against
+SacreBLEU, NLTK and bleuscore, in one run, as ratios.
+
+    python benchmarks/bench_sentence.py [--runs 3] [--quick]
+
+Workloads (de-en, the bundled 3000 segments; ``--quick``: 500):
+
+* **per pair**, 1 and 4 references: a sentence score for every (hypothesis, references) pair.
+  The engine three ways -- one ``score(..., level="sentence")`` call per pair, a loop of
+  ``Scorer.score`` calls, one ``sentence_scores`` call -- against SacreBLEU's
+  ``sentence_bleu`` per pair and its reusable ``BLEU(effective_order=True).sentence_score``,
+  NLTK's ``sentence_bleu`` with ``method1`` per pair (the engine's ``nltk`` with
+  ``smoothing="method1"``) and ``bleuscore.compute`` per pair (Rust; the engine's ``tf-nmt``
+  with ``tokenize="13a"``).
+* **MBR**: groups of candidates (the hypotheses in groups of ``--group``), every candidate
+  against every other: the engine's ``pairwise`` against SacreBLEU's reusable ``BLEU`` object
+  and bleuscore per pair.
+
+Each contender is timed ``--runs`` times in turn (one of each, then the next round) and its
+best time kept; every contender's answers are checked equal to the engine's on every timed
+input (bit for bit). Prints Markdown: microseconds a pair and the engine's speed-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import sacrebleu
+from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+from sacrebleu.metrics import BLEU
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from data import deen_3000
+
+from bleu_harness.bleu import Scorer, native, pairwise, score, sentence_scores
+
+try:
+    import bleuscore
+except ImportError:
+    bleuscore = None
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+
+def best_of(calls: dict[str, Callable[[], list]], runs: int) -> dict[str, tuple[float, list]]:
+    """Each call ``runs`` times in turn; its least time and its answers."""
+    best = {name: (math.inf, []) for name in calls}
+    for _ in range(runs):
+        for name, call in calls.items():
+            start = time.perf_counter()
+            value = call()
+            seconds = time.perf_counter() - start
+            if seconds < best[name][0]:
+                best[name] = (seconds, value)
+    return best
+
+
+def table(title: str, pairs: int, best: dict[str, tuple[float, list]],
+          engine: str, groups: dict[str, str]) -> list[str]:
+    """A Markdown table: each contender's microseconds a pair, and the engine's ratio."""
+    ours = best[engine][0]
+    lines = [f"### {title} ({pairs:,} pairs)", "",
+             "| contender | µs a pair | engine's batch is |", "|---|---:|---:|"]
+    for name, (seconds, _) in best.items():
+        lines.append(f"| {groups.get(name, name)} | {seconds / pairs * 1e6:.1f} | "
+                     f"{seconds / ours:.2f}× faster |")
+    return lines + [""]
+
+
+def per_pair(hyps: list[str], refs: list[list[str]], runs: int, label: str) -> list[str]:
+    method1 = SmoothingFunction().method1
+    reused = BLEU(effective_order=True)
+    calls = {
+        "batch": lambda: sentence_scores(hyps, refs, "sacrebleu"),
+        "scorer": lambda s=Scorer("sacrebleu"): [s.score(h, r) for h, r in zip(hyps, refs)],
+        "single": lambda: [score([h], [r], "sacrebleu", level="sentence").score
+                           for h, r in zip(hyps, refs)],
+        "sacrebleu": lambda: [sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps, refs)],
+        "sacrebleu-reused": lambda: [reused.sentence_score(h, r).score
+                                     for h, r in zip(hyps, refs)],
+    }
+    best = best_of(calls, runs)
+    for name in calls:
+        assert best[name][1] == best["batch"][1], name
+    out = table(f"SacreBLEU's sentence BLEU, {label}", len(hyps), best, "batch", {
+        "batch": "engine `sentence_scores` (one call)",
+        "scorer": "engine `Scorer.score` (a call per pair)",
+        "single": "engine `score(level='sentence')` (a call per pair)",
+        "sacrebleu": "SacreBLEU `sentence_bleu`", "sacrebleu-reused":
+        "SacreBLEU `BLEU(effective_order=True).sentence_score`"})
+    split_hyps = [h.split() for h in hyps]
+    split_refs = [[r.split() for r in rs] for rs in refs]
+    nltk_calls = {
+        "batch": lambda: sentence_scores(hyps, refs, "nltk", smoothing="method1"),
+        "nltk": lambda: [sentence_bleu(r, h, smoothing_function=method1)
+                         for h, r in zip(split_hyps, split_refs)],
+    }
+    best = best_of(nltk_calls, runs)
+    assert best["nltk"][1] == best["batch"][1]
+    out += table(f"NLTK's sentence BLEU (method1), {label}", len(hyps), best, "batch", {
+        "batch": "engine `sentence_scores` (one call)",
+        "nltk": "NLTK `sentence_bleu` (given split tokens)"})
+    if bleuscore is not None:
+        # TF-NMT (and the engine's tf-nmt) divides by zero on an empty hypothesis
+        kept = [(h, r) for h, r in zip(hyps, refs) if h.split()]
+        kept_hyps, kept_refs = [h for h, _ in kept], [r for _, r in kept]
+        rust_calls = {
+            "batch": lambda: sentence_scores(kept_hyps, kept_refs, "tf-nmt", tokenize="13a"),
+            "bleuscore": lambda: [bleuscore.compute(predictions=[h], references=[r],
+                                                    max_order=4, smooth=False)["bleu"]
+                                  for h, r in kept],
+        }
+        best = best_of(rust_calls, runs)
+        assert best["bleuscore"][1] == best["batch"][1]
+        out += table(f"bleuscore's BLEU (Rust), {label}", len(kept), best, "batch", {
+            "batch": "engine `sentence_scores` (one call, tf-nmt with 13a)",
+            "bleuscore": "bleuscore `compute` (a call per pair)"})
+    return out
+
+
+def mbr(hyps: list[str], group: int, runs: int) -> list[str]:
+    groups = [hyps[i:i + group] for i in range(0, len(hyps) - group + 1, group)]
+    pairs = sum(len(g) * (len(g) - 1) for g in groups)
+    reused = BLEU(effective_order=True)
+
+    def sacrebleu_all_pairs() -> list:
+        return [[None if i == j else reused.sentence_score(c, [o]).score
+                 for j, o in enumerate(g)] for g in groups for i, c in enumerate(g)]
+
+    calls = {"pairwise": lambda: [row for g in groups for row in pairwise(g, "sacrebleu")],
+             "sacrebleu-reused": sacrebleu_all_pairs}
+    best = best_of(calls, runs)
+    assert best["sacrebleu-reused"][1] == best["pairwise"][1]
+    return table(f"MBR: {len(groups)} groups of {group} candidates, every candidate against "
+                 "every other (SacreBLEU's sentence BLEU)", pairs, best, "pairwise", {
+                     "pairwise": "engine `pairwise` (a call per group)",
+                     "sacrebleu-reused": "SacreBLEU `BLEU(effective_order=True).sentence_score`"
+                                         " (a call per pair)"})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="500 segments, groups of 20")
+    parser.add_argument("--group", type=int, default=50, help="candidates per MBR group")
+    args = parser.parse_args()
+    hyps, refs = deen_3000()
+    if args.quick:
+        hyps, refs, args.group = hyps[:500], refs[:500], 20
+    four = [r + [h, r[0].lower(), r[0].upper()] for h, r in zip(hyps, refs)]
+    print(f"Python {platform.python_version()}, SacreBLEU {sacrebleu.__version__}, "
+          f"C kernel: {'built' if native.AVAILABLE else native.why_unavailable()}, "
+          f"best of {args.runs} runs\n")
+    out = per_pair(hyps, refs, args.runs, "1 reference")
+    out += per_pair(hyps, four, args.runs, "4 references")
+    out += mbr(hyps, args.group, args.runs)
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
