@@ -6,12 +6,14 @@ import itertools
 import random
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+#: The de-en set the repository ships with its real-corpus case (``cases/real/``): the test
+#: data of tensorflow/nmt (``nmt/testdata/deen_output``, ``deen_ref_bpe``).
+DEEN_3000 = Path(__file__).resolve().parents[1] / "cases" / "data" / "nmt-deen-3000"
 
 
 def deen_3000() -> tuple[list[str], list[list[str]]]:
     """``nmt-deen-3000``: system output and the BPE reference with ``@@ `` joiners removed."""
-    folder = SHARED / "nmt-deen-3000"
+    folder = DEEN_3000
     hyps = (folder / "deen_output").read_text(encoding="utf-8").split("\n")[:-1]
     refs = (folder / "deen_ref_bpe").read_text(encoding="utf-8").split("\n")[:-1]
     return hyps, [[r.replace("@@ ", "")] for r in refs]

@@ -1,6 +1,7 @@
 """Planning: cases in, the checks to make and the distinct requests they need out.
 
-Per case, four kinds of check (DESIGN.md "Judge"):
+Per case, four kinds of check (README, "`bleu-harness run`: the conformance gate";
+docs/architecture.md, "Data flow"):
 
 1. ``expectation`` -- the implementation under test against each expectation of a
    convention it claims (the engine claims them all);

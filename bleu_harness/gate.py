@@ -1,5 +1,6 @@
 """The gate: exit codes from the checks, new vs known failures, listed divergences that no
-longer happen (DESIGN.md "Gates"; toml-test's ``-skip-must-err``).
+longer happen (README, "`bleu-harness run`: the conformance gate", exit codes and known
+failures; toml-test's ``-skip-must-err``).
 
 Exit codes -- the README's contract, one test each in tests/test_gate.py:
 

@@ -1,6 +1,6 @@
 """One run, end to end: load and lint the cases, start the backends, plan the distinct
 requests, execute each once, judge every case as soon as its answers are in, and hand each
-stream line to a sink as it is judged (DESIGN.md "Data flow").
+stream line to a sink as it is judged (docs/architecture.md, "Data flow of `bleu-harness run`").
 
 It never aborts for one bad case or backend: a case-file problem becomes a ``problem`` line
 (and that case does not run), a backend's crash an outcome, a bug in judging one case an

@@ -65,7 +65,8 @@ def test_a_range_is_suggested_at_the_historys_release_boundaries():
 
 
 def test_identify_names_the_releases_that_computed_a_number(capsys):
-    """The blog's method7 value is NLTK's only up to 3.4.5 (CONVENTIONS.md A.4)."""
+    """The blog's method7 value is NLTK's only up to 3.4.5 (cases/families/nltk-versions.yaml,
+    recorded from each release)."""
     from bleu_harness.cli import main
 
     assert main(["identify", "--hyp", "you are ready ?", "--ref", "are you ready ?",

@@ -112,7 +112,8 @@ def test_statistics_on_request_are_each_sentences_counts():
 
 @pytest.mark.parametrize("convention, options", [("sacrebleu", {}), ("nltk", {}),
                                                  ("nltk", {"smoothing": "method1"}),
-                                                 ("torchmetrics", {"smooth": True})])
+                                                 ("torchmetrics", {"smooth": True}),
+                                                 ("ignite", {})])
 def test_pairwise_is_every_single_call_and_mbr_its_argmax(convention, options):
     rng = random.Random(7)
     hyps, _ = _deen(40)

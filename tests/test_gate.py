@@ -1,6 +1,6 @@
 """The exit-code contract of the README, one test per code, and the gate's memory: known
 failures (``--known``, ``--baseline``) are not new, and a known failure that no longer
-happens fails until it is removed (DESIGN.md "Gates")."""
+happens fails until it is removed (README, "`bleu-harness run`: the conformance gate")."""
 
 from __future__ import annotations
 

@@ -6,7 +6,9 @@ release raises -- on generated inputs, through the stand-alone adapter on the re
 interpreter (Python 3.6 for NLTK 3.2.5-3.4.5).
 
 Without a prepared release these tests are skipped with the command that prepares one; the
-history's documented values (CONVENTIONS.md A.4) are checked without any release.
+history's values recorded from the releases themselves (each run on its atlas environment;
+the same values are cases in ``cases/families/nltk-versions.yaml``) are checked without any
+release.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", "100")),
 
 
 @pytest.mark.parametrize("library, version, value", [
-    # CONVENTIONS.md A.4: "you are ready ?" against "are you ready ?", method7
+    # "you are ready ?" against "are you ready ?", method7, as each release returns it
+    # (nltk/nltk#2341 before 3.5, #2342 in 3.5, #2681 from 3.6)
     ("nltk", "3.4.5", 0.4002926439114545), ("nltk", "3.5", 2.0968689064233654),
     ("nltk", "3.6.6", 0.3265309055565624), ("nltk", "3.10.4", 0.3265309055565624),
 ])
@@ -53,7 +56,8 @@ def test_the_method7_history_of_conventions_a4(library, version, value):
 @pytest.mark.parametrize("version, kind", [("3.4.5", "ZeroDivisionError"),
                                            ("3.6.5", "ValueError"), ("3.6.6", None)])
 def test_method4_on_one_token_changed_its_error_twice(version, kind):
-    """CONVENTIONS.md B26 / A.4: ['the'] against ['the', 'cat'] with method4."""
+    """['the'] against ['the', 'cat'] with method4, as each release answers it (case
+    b26-method4-one-token; 3.6.6 fixed nltk/nltk#2838)."""
     if kind is None:
         assert score(["the"], [["the cat"]], "nltk", "sentence", smoothing="method4",
                      version=version).score == 0.36787944117144233

@@ -184,3 +184,17 @@ def test_a_tokenizer_error_propagates():
     with pytest.raises(TypeError, match="strings"):
         native.count_groups(["a"], [["a"]], [("custom", False, [(4, False)],
                                                 lambda text: [1, 2])])
+
+
+def test_a_tokenizer_alone_derives_its_tokens_as_beside_str_split():
+    """13a, mteval's folded 13a or T2T asked alone: the C pass adds a str.split() base of its
+    own to derive their tokens from (one convention cost more than two before), and counts
+    as the Python pass does."""
+    rng = random.Random(11)
+    for tokenizer in ("13a", "mteval-13a-lc", "t2t"):
+        for lowercase in (False, True):
+            for _ in range(40):
+                n = rng.randrange(1, 8)
+                hyps = [random_text(rng) for _ in range(n)]
+                refs = [[random_text(rng) for _ in range(rng.randrange(1, 4))] for _ in range(n)]
+                assert_same(hyps, refs, {Preprocessing(tokenizer, lowercase): 4})

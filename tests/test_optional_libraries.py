@@ -114,7 +114,8 @@ def test_bleuscore(executor, data, max_order, smooth):
 
 @needs("torchmetrics")
 def test_torchmetrics_tie_takes_the_first_reference(executor):
-    """CONVENTIONS.md B5/B6 (issue #3504): 12 tokens against 13 and 11, in both orders."""
+    """Cases b05/b06 (Lightning-AI/torchmetrics#3504): 12 tokens against 13 and 11, in both
+    orders."""
     hyp, long, short = "a " * 12, "a " * 13, "a " * 11
     first_long = answer(executor, "torchmetrics", "torchmetrics", ([hyp], [[long, short]]),
                         "corpus", {})
@@ -131,11 +132,13 @@ def test_a_run_without_the_optional_libraries_names_them_and_passes(monkeypatch)
     from bleu_harness.pipeline import RunOptions, execute_run
 
     real = importlib.util.find_spec
-    optional = {"torchmetrics", "fast_bleu", "bleuscore", "compare_mt", "pycocoevalcap"}
+    optional = {"torchmetrics", "fast_bleu", "bleuscore", "compare_mt", "pycocoevalcap",
+                "ignite"}
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name in optional else real(name, *a))
     result = execute_run(RunOptions(paths=(str(bundled_corpus() / "seeds" / "matlab.yaml"),)),
                          lambda line: None)
     absent = {b.name for b in result.header.backends if b.status == "not installed"}
-    assert absent == {"torchmetrics", "fast-bleu", "bleuscore", "compare-mt", "pycocoevalcap"}
+    assert absent == {"torchmetrics", "fast-bleu", "bleuscore", "compare-mt", "pycocoevalcap",
+                      "ignite"}
     assert result.exit_code == 0

@@ -22,7 +22,7 @@ from bleu_harness.adapters.perl_scripts import (
     why_unavailable,
 )
 from bleu_harness.bleu import score
-from bleu_harness.bleu.conventions.mteval import VARIANTS as MTEVAL_VARIANTS
+from bleu_harness.bleu.conventions.mteval import V13A_VARIANTS as MTEVAL_VARIANTS
 from bleu_harness.bleu.result import ConventionError
 from bleu_harness.textfiles import read_parallel
 

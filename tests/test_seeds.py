@@ -1,7 +1,13 @@
-"""Every number in ``../shared/seeds/`` reproduced by the engine, each test naming its seed.
+"""Every worked number of the four public documents the project began from (its seed
+documents), reproduced by the engine; each test names its document by number, and the
+numbers are written here as the documents print them (``cases/seeds/`` holds them as cases):
 
-Seeds: 000 = MathWorks ``bleuEvaluationScore`` page; 001 = BLEU tutorial; 002 = NLTK
-``nltk.translate.bleu_score`` documentation; 003 = "BLEU caveats" blog post.
+* 000: MathWorks, ``bleuEvaluationScore`` reference page (Text Analytics Toolbox),
+  https://www.mathworks.com/help/textanalytics/ref/bleuevaluationscore.html
+* 001: Baeldung, "BLEU Score in NLP", https://www.baeldung.com/cs/nlp-bleu-score
+* 002: NLTK documentation, ``nltk.translate.bleu_score`` module (its docstring examples),
+  https://www.nltk.org/api/nltk.translate.bleu_score.html
+* 003: Lei Mao, "BLEU Score" (blog post), https://leimao.github.io/blog/BLEU-Score/
 """
 
 from __future__ import annotations
@@ -199,7 +205,7 @@ def test_003_caveat_you_are_ready_1_133422688662942e_154():
 
 def test_003_method7_value_was_from_an_older_nltk():
     # The blog printed 0.4002926439114545 with NLTK <= 3.4.5, whose method4 had an operator
-    # precedence bug (CONVENTIONS.md A.3); NLTK >= 3.6 (PR #2681) gives another number. The
+    # precedence bug (nltk/nltk#2341); NLTK >= 3.6 (nltk/nltk#2681) gives another number. The
     # engine follows the installed NLTK; the corpus keeps both, version-ranged.
     ours = score(["you are ready ?"], [["are you ready ?"]], "nltk", "sentence",
                  smoothing="method7").score

@@ -45,7 +45,8 @@ def test_13a_single_pass_equals_sacrebleu_four_passes_on_generated_text():
 
 
 def test_13a_documented_behaviour():
-    # CONVENTIONS.md A.5: entities unescaped, year-final dot split, dash after a digit split.
+    # SacreBLEU's tokenizer_13a.py (mteval-v13a's tokenization without lowercasing): entities
+    # unescaped, year-final dot split, dash after a digit split.
     assert tokenize_13a("He said &quot;1990.&quot;") == ["He", "said", '"', "1990", ".", '"']
     assert tokenize_13a("3.5-4 km, e-mail") == ["3.5", "-", "4", "km", ",", "e-mail"]
     assert tokenize_13a("a<skipped>b hyphen-\nated") == ["ab", "hyphenated"]

@@ -35,7 +35,7 @@ ENVS = ROOT / ".atlas" / "envs"
 STREAMS = ROOT / "reports" / "atlas"
 
 #: (library, release, the Python it runs on): the releases where something changed, and
-#: the latest of each series (issue #12; CONVENTIONS.md A.4, A.5).
+#: the latest of each series (issue #12; the changes: bleu_harness/bleu/history.py).
 RELEASES = (
     ("nltk", "3.2.2", "3.6"), ("nltk", "3.2.5", "3.6"), ("nltk", "3.3", "3.6"), ("nltk", "3.4", "3.6"),
     ("nltk", "3.4.5", "3.6"), ("nltk", "3.5", "3.11"), ("nltk", "3.6.2", "3.11"),

@@ -4,7 +4,7 @@ installed can be the worker (``--library-python nltk=/path/to/python``), Python 
 Keep it that way: no imports from ``harness``, no syntax newer than Python 3.6.
 
     python library_worker.py LIBRARY        # nltk, sacrebleu, torchmetrics, fast-bleu, bleuscore,
-                                            # pycocoevalcap
+                                            # compare-mt, pycocoevalcap, ignite
 
 It speaks the worker protocol in the harness's dialect, version :data:`PROTOCOL_VERSION`:
 ``bleu_harness/protocol.py`` and ``bleu_harness/schema/worker-protocol.schema.json`` define it
@@ -281,6 +281,26 @@ def compare_mt_score(request):
     return scorer.score_corpus(refs, hyps)[0]
 
 
+def ignite_info():
+    import ignite
+    return _version("pytorch-ignite", ignite)
+
+
+def ignite_score(request):
+    """PyTorch-Ignite's ``ignite.metrics.nlp.Bleu(ngram, smooth, average)``: one ``update``
+    with the ``str.split()`` tokens of the segments (it takes token lists), then ``compute``:
+    a float64 tensor (macro), or a float or the int 0 (micro), returned as it is typed."""
+    from ignite.metrics.nlp import Bleu
+
+    options = request["options"]
+    metric = Bleu(ngram=options.get("ngram", 4), smooth=options.get("smooth", "no_smooth"),
+                  average=options.get("average", "macro"))
+    metric.update(([h.split() for h in request["hypotheses"]],
+                   [[r.split() for r in refs] for refs in request["references"]]))
+    result = metric.compute()
+    return result if isinstance(result, int) else float(result)
+
+
 def pycocoevalcap_info():
     import pycocoevalcap.bleu.bleu as module
     return _version("pycocoevalcap", module)
@@ -348,6 +368,7 @@ LIBRARIES = {
     "fast-bleu": (fast_bleu_info, fast_bleu_score),
     "bleuscore": (bleuscore_info, bleuscore_score),
     "pycocoevalcap": (pycocoevalcap_info, pycocoevalcap_score),
+    "ignite": (ignite_info, ignite_score),
 }
 #: How a library's result becomes an answer, where it is not one number (or NLTK's list).
 ANSWERS = {"pycocoevalcap": cumulative_answer}

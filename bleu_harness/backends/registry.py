@@ -18,6 +18,7 @@ from bleu_harness.backends.optional import (
     bleuscore_backend,
     compare_mt_backend,
     fast_bleu_backend,
+    ignite_backend,
     pycocoevalcap_backend,
     torchmetrics_backend,
 )
@@ -36,7 +37,7 @@ REFERENCE_BACKENDS: dict[str, Callable[..., Backend]] = {
     "nltk": nltk_backend, "sacrebleu": sacrebleu_backend,
     "torchmetrics": torchmetrics_backend, "fast-bleu": fast_bleu_backend,
     "bleuscore": bleuscore_backend, "compare-mt": compare_mt_backend,
-    "pycocoevalcap": pycocoevalcap_backend,
+    "pycocoevalcap": pycocoevalcap_backend, "ignite": ignite_backend,
 }
 #: Libraries checked differentially only, beside a convention's primary library.
 EXTRA_LIBRARIES = ("fast-bleu", "bleuscore")

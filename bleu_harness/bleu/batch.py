@@ -173,7 +173,8 @@ def pairwise(candidates: Sequence[str], convention: str = "nltk", *,
             dropped = drop and evidence[j] == ""
             refs = [] if dropped else [ref]
             stats = CorpusStats.of_segment(order, len(hyp), [len(r) for r in refs],
-                                           clipped_matches(hyp, refs, order), int(dropped))
+                                           clipped_matches(hyp, refs, order), int(dropped),
+                                           scorer.preprocessing.segments)
             try:
                 row.append(scorer.from_statistics(stats))
             except ConventionError as error:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from bleu_harness.bleu.arithmetic import LOG_ZERO, float32
-from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.corpus import CorpusStats, segment_corpus
 from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.smoothing import NLTK_PARAMETERS, SmoothingInputs, smooth
 
@@ -56,6 +56,16 @@ class Arithmetic:
     #: The precision loop ``break``s at the first order without n-grams, so later orders
     #: are never smoothed and report 0.0 (SacreBLEU's ``if total[n - 1] == 0: break``).
     stops_at_empty_order: bool = False
+    #: "float64" or "float32": an unsmoothed precision ``m / t`` is ``(1 / t) * m`` in that
+    #: float. ignite without smoothing divides a Python float by a tensor (``n.item() / d``,
+    #: pytorch/ignite@8a2a163e8a94 ``ignite/metrics/nlp/bleu.py:61-62``), and torch's
+    #: ``Tensor.__rtruediv__`` is ``self.reciprocal() * other``: float64 tensors for the
+    #: micro average, float32 for each sentence of the macro average (line 222).
+    reciprocal_precision: str = ""
+    #: With ``float32``: the BP is float64 and multiplies the float32 geometric mean in
+    #: float64, the product not rounded (torchtext's ``bp * score.item()``,
+    #: pytorch/text@a897aa927f94 ``torchtext/data/metrics.py:97-99``).
+    float64_bp: bool = False
 
     def fits(self, k: KnobSettings) -> bool:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
@@ -140,7 +150,7 @@ def _same(value: Any) -> Any:
     return value
 
 
-def brevity_penalty(hyp_len: int, ref_len: int, k: KnobSettings, a: Arithmetic,
+def brevity_penalty(hyp_len: int, ref_len: int | float, k: KnobSettings, a: Arithmetic,
                     r32: Callable[[float], float] = _same) -> float:
     if k.bp == "epsilon":  # pycocoevalcap, bleu/bleu_scorer.py:254-257
         ratio = (hyp_len + COCO_TINY) / (ref_len + COCO_SMALL)
@@ -193,6 +203,9 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
             mm, tt = m + value, t + value
             p = ((100.0 * mm / tt) if percent else mm / tt) if tt else 0.0
             out.append((r32(p), r + value != 0))
+        elif m > 0 and a.reciprocal_precision:
+            rounded = float32 if a.reciprocal_precision == "float32" else _same
+            out.append((rounded(rounded(1 / t) * m), True))
         elif m > 0:
             out.append((r32(100.0 * m / t if percent else m / t), True))
         elif t == 0:
@@ -272,16 +285,46 @@ def reweighed(hyp_len: int) -> tuple[float, ...]:
 def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
             zero: Any = 0.0) -> Computation:
     """BLEU of the statistics under ``k``, on ``k``'s native scale, in ``k``'s float form
-    (the reference form for a mixture, or where the form cannot express ``k``)."""
+    (the reference form for a mixture, or where the form cannot express ``k``). With
+    ``k.average`` "sentence-mean" the scores are the mean of each segment's (the rest of the
+    computation is the summed statistics')."""
     a = k.float_form if k.float_form.fits(k) else replace(REFERENCE, times_scale=True)
+    whole = _compute(corpus, k, a, available, zero)
+    if k.average != "sentence-mean" or not corpus.segment_count:
+        return whole
+    return replace(whole, gate=None, scores=_mean_of_sentences(corpus, k, a, available, zero))
+
+
+def _mean_of_sentences(corpus: CorpusStats, k: KnobSettings, a: Arithmetic,
+                       available: int | None, zero: Any) -> tuple[Any, ...]:
+    """Each segment scored alone, the scores summed in segment order from 0.0 and divided by
+    the number of segments (ignite's macro average: ``_sum_of_bleu += ...`` in a float64
+    tensor, then ``_sum_of_bleu / _num_sentences``, pytorch/ignite@8a2a163e8a94
+    ``ignite/metrics/nlp/bleu.py:240, 255, 270``)."""
+    if corpus.segments is None:
+        raise ValueError("a mean of sentence scores needs each segment's statistics "
+                         "(a preprocessing with segments=True)")
+    sums: list[Any] = []
+    for segment in corpus.segments:
+        scores = _compute(segment_corpus(segment, corpus.max_order), k, a, available,
+                          zero).scores
+        sums = [total + s for total, s in zip(sums or [0.0] * len(scores), scores)]
+    return tuple(total / len(corpus.segments) for total in sums)
+
+
+def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int | None,
+             zero: Any) -> Computation:
+    """:func:`compute` of the summed statistics in the float form ``a``."""
     r32 = float32 if k.float32 and a.log_sum == "steps" else _same
     vectors = _all_vectors(k.weights)
     counted = max(len(v) for v in vectors)
     matches, raw = corpus.matches[:counted], corpus.totals[:counted]
     totals = corpus.floored_totals[:counted] if k.denominator == "floor1" else raw
+    if k.denominator == "floor1-sum":  # ignite: max(1, d) of each order's sum
+        totals = tuple(max(1, t) for t in raw)
     hyp_len = corpus.hyp_len
     ref_len = reference_length(corpus, k)
-    bp = brevity_penalty(hyp_len, ref_len, k, a, r32)
+    bp = brevity_penalty(hyp_len, ref_len, k, a, _same if a.float64_bp else r32)
 
     def done(gate: str | None, scores, precisions=()) -> Computation:
         return Computation(matches, totals, raw, bp, hyp_len, ref_len, a, gate,
@@ -313,7 +356,7 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
             scores.append(k.scale * bp * geometric)
             continue
         score = geometric if folded else bp * geometric
-        if k.float32:
+        if k.float32 and not a.float64_bp:
             score = float32(score)
         if k.rounding is not None:
             score = round(score, k.rounding)

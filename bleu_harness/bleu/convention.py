@@ -20,11 +20,14 @@ if TYPE_CHECKING:
 class Preprocessing:
     """How text becomes tokens: case folding (``str.lower`` first), then the tokenizer;
     ``drop_empty_references`` leaves out every reference that is exactly ``''`` first
-    (SacreBLEU 1.5.0-2.1.x)."""
+    (SacreBLEU 1.5.0-2.1.x); ``segments`` keeps every segment's statistics too, in order
+    (``CorpusStats.segments``: a mean of sentence scores needs them, ignite's macro
+    average)."""
 
     tokenizer: str = "none"
     lowercase: bool = False
     drop_empty_references: bool = False
+    segments: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,8 @@ class Convention:
         ``preprocessing``, ``required_order``, ``knobs`` and ``finish``, and a ``resolve``
         only where checking each option alone is not enough.
         The scale and the precision are read from its knob settings at the defaults
-        (``scale``; ``float32`` -> about 1e-6)."""
+        (``scale``; ``float32`` -> about 1e-6), or the precision from an optional
+        ``PRECISION`` (a float64 result of float32 steps: ignite's macro average)."""
         resolve = getattr(module, "resolve", None) or DeclaredOptions(module.NAME,
                                                                       module.OPTIONS)
         defaults = module.knobs(resolve("corpus", {}), "corpus")
@@ -120,7 +124,9 @@ class Convention:
             preprocessing=module.preprocessing, required_order=module.required_order,
             knobs=module.knobs, finish=module.finish,
             case_tokenizers=getattr(module, "CASE_TOKENIZERS", ()),
-            precision=FLOAT32_TOLERANCE if defaults.float32 else 0.0, variants=module.VARIANTS,
+            precision=getattr(module, "PRECISION",
+                              FLOAT32_TOLERANCE if defaults.float32 else 0.0),
+            variants=module.VARIANTS,
             callable_tokenizer=getattr(module, "CALLABLE_TOKENIZER", True))
 
 

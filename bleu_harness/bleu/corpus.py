@@ -3,7 +3,8 @@
 A :class:`CorpusStats` is small, immutable, picklable and *mergeable*: the statistics of two
 halves of a corpus add up to the statistics of the whole (``a + b``), bit for bit, because
 every field is an integer sum, a minimum or maximum, or the first/last of something. So a
-corpus can be scored in one pass with bounded memory (no per-segment table is kept), and
+corpus can be scored in one pass with bounded memory (no per-segment table is kept, unless
+a preprocessing asks for one: ``Preprocessing.segments``, for a mean of sentence scores), and
 sharded over processes or machines (``bleu_harness.bleu.shard``).
 
 Reference-length rules (which reference length ``r`` a segment contributes), written once in
@@ -74,6 +75,10 @@ class CorpusStats:
     most_references: int | None = None
     longest_reference: int = 0
     last: SegmentStats | None = field(default=None, compare=False)
+    #: Every segment's statistics in order, where the preprocessing asked for them
+    #: (``Preprocessing.segments``: a mean of sentence scores, ignite's macro average, needs
+    #: them); ``None`` otherwise, so the statistics stay small.
+    segments: tuple[SegmentStats, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("matches", "totals", "floored_totals"):
@@ -82,10 +87,11 @@ class CorpusStats:
 
     @classmethod
     def of_segment(cls, max_order: int, hyp_len: int, ref_lens: Sequence[int],
-                   matches: Sequence[int], dropped: int = 0) -> CorpusStats:
+                   matches: Sequence[int], dropped: int = 0,
+                   keep_segments: bool = False) -> CorpusStats:
         """The statistics of a corpus of one segment: what :class:`StatsBuilder` builds from
         that one :meth:`~StatsBuilder.add`, without its sums (the pairwise API makes one per
-        pair)."""
+        pair); ``keep_segments``: with :attr:`segments` (a mean of sentence scores)."""
         ref_lens = tuple(ref_lens)
         count = len(ref_lens)
         if count == 1:
@@ -95,12 +101,13 @@ class CorpusStats:
         else:
             sums = (0,) * len(RULES)
         matches = tuple(matches[:max_order])
+        last = SegmentStats(hyp_len, ref_lens, matches, dropped)
         return cls(max_order, 1, hyp_len, matches,
                    tuple(max(hyp_len - n, 0) for n in range(max_order)),
                    tuple(max(hyp_len - n, 1) for n in range(max_order)), sums,
                    int(not count), int(not count and hyp_len > 0),
                    int(not count and not dropped), None if count else hyp_len, count, count,
-                   max(ref_lens, default=0), SegmentStats(hyp_len, ref_lens, matches, dropped))
+                   max(ref_lens, default=0), last, (last,) if keep_segments else None)
 
     @property
     def has_segment_without_references(self) -> bool:
@@ -153,7 +160,9 @@ class CorpusStats:
             else other.first_unreferenced_hyp_len,
             least(self.fewest_references, other.fewest_references),
             most(self.most_references, other.most_references),
-            max(self.longest_reference, other.longest_reference), other.last)
+            max(self.longest_reference, other.longest_reference), other.last,
+            None if self.segments is None or other.segments is None
+            else self.segments + other.segments)
 
     def __radd__(self, other):  # sum() starts from 0
         return self if other == 0 else NotImplemented
@@ -180,14 +189,17 @@ class StatsBuilder:
         "never",
         "order",
         "ref_sums",
+        "segments",
         "short_lengths",
         "single_ref_sum",
         "without",
         "without_hyp",
     )
 
-    def __init__(self, max_order: int) -> None:
+    def __init__(self, max_order: int, segments: bool = False) -> None:
         self.order = max_order
+        #: Each segment's statistics, in order, when asked for (``segments``).
+        self.segments: list[SegmentStats] | None = [] if segments else None
         self.count = self.hyp_len = self.without = self.without_hyp = self.never = 0
         self.matches = [0] * max_order
         self.short_lengths = [0] * max_order  # segments by hypothesis length, below the order
@@ -230,6 +242,9 @@ class StatsBuilder:
         if self.most is None or count > self.most:
             self.most = count
         self.last = (hyp_len, ref_lens, matches, dropped)
+        if self.segments is not None:
+            self.segments.append(SegmentStats(hyp_len, tuple(ref_lens),
+                                              tuple(matches[:self.order]), dropped))
 
     def add_many(self, hyp_lens: Sequence[int], ref_lens: Sequence[Sequence[int]],
                  matches: Sequence[Sequence[int]], dropped: Sequence[int]) -> None:
@@ -237,7 +252,7 @@ class StatsBuilder:
         has one reference (the common case) the sums are taken at C speed, not per segment."""
         if not hyp_lens:
             return
-        if set(map(len, ref_lens)) != {1}:
+        if self.segments is not None or set(map(len, ref_lens)) != {1}:
             for segment in zip(hyp_lens, ref_lens, matches, dropped, strict=True):
                 self.add(*segment)
             return
@@ -269,4 +284,13 @@ class StatsBuilder:
         return CorpusStats(order, count, self.hyp_len, tuple(self.matches), totals, floored,
                            tuple(s + self.single_ref_sum for s in self.ref_sums),
                            self.without, self.without_hyp, self.never, self.first_without,
-                           self.fewest, self.most, self.longest, last)
+                           self.fewest, self.most, self.longest, last,
+                           None if self.segments is None else tuple(self.segments))
+
+
+def segment_corpus(segment: SegmentStats, max_order: int) -> CorpusStats:
+    """The statistics of a corpus of one segment (orders 1..``max_order``, at most the
+    segment's)."""
+    builder = StatsBuilder(max_order)
+    builder.add(segment.hyp_len, segment.ref_lens, segment.matches, segment.dropped)
+    return builder.build()

@@ -10,7 +10,10 @@ segment does not trigger cost one count between them.
 
 The native kernel (``bleu_harness.bleu._native``, ``bleu_harness.bleu.native``) does the same pass in C
 when it is built and every preprocessing asked for is one it knows; the results are equal
-integers either way (tests/test_native.py).
+integers either way (tests/test_native.py). The C pass tokenizes hypotheses and references
+alike, so a pass that needs a tokenization that does not (a ``ByRole`` of
+:mod:`bleu_harness.bleu.tokenizers.roles`: the WMT06 multi-bleu.perl, multi-bleu-detok.perl
+``-lc``) runs in Python.
 """
 
 from __future__ import annotations
@@ -25,17 +28,22 @@ from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats, StatsBuilder
 from bleu_harness.bleu.stats import clipped_matches
 from bleu_harness.bleu.tokenizers import get_tokenizer
+from bleu_harness.bleu.tokenizers.roles import ByRole, reference_side
 from bleu_harness.bleu.tokenizers.sacrebleu import tokenize_none
 
 Tokens = list[str]
 TokenKey = tuple[str, bool]  # (tokenizer, lowercase): one tokenization of the text
+Preparers = tuple[Callable[[str], Tokens], Callable[[str], Tokens]]  # (hypotheses, references)
 CHUNK = 128  # segments the pure-Python pass holds at once: bounded memory, and the tokens of a
 #             chunk stay in the processor's caches (1024 measured 2-3% slower)
 
 
-def preparer(key: Preprocessing) -> Callable[[str], Tokens]:
-    """Text to tokens under ``key``: ``str.lower`` first when asked, then the tokenizer."""
+def preparer(key: Preprocessing, reference: bool = False) -> Callable[[str], Tokens]:
+    """Text to tokens under ``key``: ``str.lower`` first when asked, then the tokenizer (its
+    reference side when ``reference``, for a tokenization that splits the two differently)."""
     tokenize = get_tokenizer(key.tokenizer)
+    if reference:
+        tokenize = reference_side(tokenize)
     if tokenize is tokenize_none:
         tokenize = str.split  # the same, without a Python frame per text
     if not key.lowercase:
@@ -47,6 +55,11 @@ def preparer(key: Preprocessing) -> Callable[[str], Tokens]:
     return prepare
 
 
+def splits_by_role(key: Preprocessing) -> bool:
+    """Whether ``key`` tokenizes hypotheses and references differently."""
+    return isinstance(get_tokenizer(key.tokenizer), ByRole)
+
+
 def count(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],
@@ -56,8 +69,11 @@ def count(
     pass over ``hypotheses`` and ``references`` (validated, equally long).
 
     With the C kernel built (:mod:`bleu_harness.bleu.native`), one C pass serves every key;
-    otherwise one Python pass does.
+    otherwise one Python pass does. Keys that keep each segment's statistics
+    (``Preprocessing.segments``) are counted by the Python pass, which keeps them.
     """
+    if any(key.segments for key in needed):
+        return _count_with_segments(hypotheses, references, needed)
     if not native.AVAILABLE:
         return count_in_python(hypotheses, references, needed)
     return count_in_c(hypotheses, references, needed)
@@ -66,8 +82,9 @@ def count(
 def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[str]], CorpusStats]:
     """``(hypothesis, references) -> CorpusStats`` of that one segment under ``key`` to
     ``order``: :func:`count` with everything that does not depend on the segment worked out
-    once (the batch sentence API calls it once per sentence)."""
-    if native.AVAILABLE:
+    once (the batch sentence API calls it once per sentence). A key that keeps each
+    segment's statistics is counted by the Python pass, which keeps them."""
+    if native.AVAILABLE and not key.segments:
         return native.segment_counter(
             (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key)))
     needed = {key: order}
@@ -76,6 +93,19 @@ def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[s
         return count_in_python((hypothesis,), (references,), needed)[key]
 
     return counted
+def _count_with_segments(
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+    needed: Mapping[Preprocessing, int],
+) -> dict[Preprocessing, CorpusStats]:
+    """:func:`count` where some keys keep each segment's statistics: those by the Python pass
+    (which keeps them), the others as :func:`count` counts them; the input is read twice."""
+    hypotheses, references = list(hypotheses), list(references)
+    kept = {key: order for key, order in needed.items() if key.segments}
+    rest = {key: order for key, order in needed.items() if not key.segments}
+    counted = count(hypotheses, references, rest) if rest else {}
+    counted.update(count_in_python(hypotheses, references, kept))
+    return {key: counted[key] for key in needed}
 
 
 def count_in_c(
@@ -84,7 +114,10 @@ def count_in_c(
     needed: Mapping[Preprocessing, int],
 ) -> dict[Preprocessing, CorpusStats]:
     """:func:`count` by the C kernel: one pass over the input for every (tokenizer,
-    lowercase) at once (:func:`bleu_harness.bleu.native.count_groups`)."""
+    lowercase) at once (:func:`bleu_harness.bleu.native.count_groups`); in Python when a key
+    tokenizes hypotheses and references differently (one pass over the input serves all)."""
+    if any(map(splits_by_role, needed)):
+        return count_in_python(hypotheses, references, needed)
     groups: dict[tuple[str, bool], list[Preprocessing]] = {}
     for key in needed:
         groups.setdefault((key.tokenizer, key.lowercase), []).append(key)
@@ -105,20 +138,21 @@ def count_in_python(
 ) -> dict[Preprocessing, CorpusStats]:
     """:func:`count` in pure Python (the reference the native kernel is tested against)."""
     keys = list(needed)
-    builders = [StatsBuilder(needed[key]) for key in keys]
+    builders = [StatsBuilder(needed[key], key.segments) for key in keys]
     top = max(needed.values(), default=0)
     # Keys that differ only in dropping empty references share a tokenizer call.
-    prepares: dict[TokenKey, Callable[[str], Tokens]] = {}
+    prepares: dict[TokenKey, Preparers] = {}
     plan = []
     for key, builder in zip(keys, builders):
         token_key = (key.tokenizer, key.lowercase)
         if token_key not in prepares:
-            prepares[token_key] = preparer(key)
+            prepares[token_key] = (preparer(key), preparer(key, reference=True))
         plan.append((token_key, key.drop_empty_references, builder))
 
     if len(plan) == 1:
         (token_key, drop, builder), = plan
-        _count_one_preprocessing(hypotheses, references, prepares[token_key], drop, top, builder)
+        _count_one_preprocessing(hypotheses, references, *prepares[token_key], drop, top,
+                                 builder)
         return {keys[0]: builder.build()}
 
     segments = zip(hypotheses, references)
@@ -131,15 +165,15 @@ def count_in_python(
 
 def _count_segment(hyp: str, refs: Sequence[str],
                    plan: Sequence[tuple[TokenKey, bool, StatsBuilder]],
-                   prepares: Mapping[TokenKey, Callable[[str], Tokens]], top: int) -> None:
+                   prepares: Mapping[TokenKey, Preparers], top: int) -> None:
     """One segment under every preprocessing of ``plan``: each tokenization once, and one
     count of clipped matches for the preprocessings that give the same tokens."""
     tokens: dict[TokenKey, tuple[Tokens, list[Tokens]]] = {}
     counted: list[tuple[Tokens, list[Tokens], list[int]]] = []
     for token_key, drop, builder in plan:
         if token_key not in tokens:
-            prepare = prepares[token_key]
-            tokens[token_key] = (prepare(hyp), [prepare(r) for r in refs])
+            prepare, prepare_reference = prepares[token_key]
+            tokens[token_key] = (prepare(hyp), [prepare_reference(r) for r in refs])
         hyp_tokens, ref_tokens = tokens[token_key]
         dropped = 0
         if drop:
@@ -177,6 +211,7 @@ def _count_one_preprocessing(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],
     prepare: Callable[[str], Tokens],
+    prepare_reference: Callable[[str], Tokens],
     drop_empty_references: bool,
     max_order: int,
     builder: StatsBuilder,
@@ -194,7 +229,7 @@ def _count_one_preprocessing(
                 dropped = list(map(int.__sub__, map(len, refs), map(len, kept)))
                 refs = kept
             hyp_tokens = list(map(prepare, hyps))
-            ref_tokens = list(map(list, map(map, repeat(prepare), refs)))
+            ref_tokens = list(map(list, map(map, repeat(prepare_reference), refs)))
             builder.add_many(list(map(len, hyp_tokens)),
                              list(map(tuple, map(map, repeat(len), ref_tokens))),
                              list(map(clipped_matches, hyp_tokens, ref_tokens, repeat(max_order))),

@@ -1,4 +1,4 @@
-"""Library releases whose arithmetic differs, as data (CONVENTIONS.md A.4, A.5).
+"""Library releases whose arithmetic differs, as data, each change with its source.
 
 Each row is one change: the rule it changed, the first release with the new value, and where
 the change is recorded. A convention asks for the rules in effect at a release

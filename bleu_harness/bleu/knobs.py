@@ -5,7 +5,7 @@ description of the convention: its signature is derived from it (:meth:`KnobSett
 and ``explain``, ``identify``, ``fingerprint`` and the divergence map reason with it.
 :func:`evaluate` gives what any setting answers on an input, a score or ``raises X``, for
 mixtures no tool implements too, so one convention can be turned into another one knob at a
-time (CONVENTIONS.md A.1-A.6 name where each value comes from).
+time (each convention's module names where each of its values comes from).
 
 Two parts of a setting are the conventions' own code, not a second copy of it:
 
@@ -48,6 +48,10 @@ FOLDING_TOKENIZERS: dict[str, tuple[str, str]] = {
     "multibleu-lc": ("multibleu", "ascii-lower"),
     "mteval-13a-lc": ("mteval-13a", "ascii-lower"),
     "mteval-intl-lc": ("mteval-intl", "perl-lc"),
+    "mteval-11b-lc": ("mteval-11b", "ascii-lower"),
+    # multi-bleu-detok.perl -lc: lc before the tokenization of a hypothesis, after that of a
+    # reference (bleu_harness.bleu.tokenizers.roles)
+    "multibleu-detok-lc": ("mteval-13a", "perl-lc"),
     "ptb": ("ptb-cased", "lower"),  # PTBTokenizer -lowerCase (Java's toLowerCase per token)
 }
 
@@ -109,7 +113,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
                             -1: "a segment without references counts -1 (SacreBLEU)"},
     "normalise": {True: "weights normalised to sum 1", False: "weights used as given"},
     "denominator": {"raw": "n-gram counts as they are",
-                    "floor1": "each segment's n-gram count floored at 1 (NLTK)"},
+                    "floor1": "each segment's n-gram count floored at 1 (NLTK)",
+                    "floor1-sum": "each order's summed n-gram count floored at 1 (ignite)"},
     "case": {"mixed": "case-sensitive", "lower": "lowercased (str.lower)",
              "ascii-lower": "ASCII capitals lowercased",
              "lower-after": "lowercased after tokenizing (str.lower of the tokens, "
@@ -119,6 +124,9 @@ MEANINGS: dict[str, dict[Any, str]] = {
                               False: "empty references kept"},
     "float32": {True: "float32 arithmetic", False: "float64 arithmetic"},
     "rounding": {None: "not rounded", 4: "rounded to 4 decimals (NLTK emulate_multibleu)"},
+    "average": {"corpus": "one score of the corpus's summed statistics",
+                "sentence-mean": "the mean of the segments' sentence scores (ignite's macro "
+                                 "average)"},
     "smoothing_value": {None: "no smoothing parameter"},
 }
 
@@ -186,6 +194,9 @@ class KnobSettings:
     float32: bool = False
     #: Decimals the score is rounded to (``round(s, 4)``), or ``None``.
     rounding: int | None = None
+    #: "corpus": one score of the summed statistics; "sentence-mean": each segment scored
+    #: alone under these knobs, the scores summed in order and divided by their number.
+    average: str = "corpus"
     scale: float = 1.0
     version: str = ""
     #: How the convention's tool writes the arithmetic in floats: not a scoring knob and never
@@ -229,15 +240,18 @@ class KnobSettings:
     def preprocessing(self) -> tuple[Preprocessing, Callable[[str], str] | None]:
         """The engine's preprocessing for the tokenizer and case knobs, and a case folding
         to apply to the text first where the tokenizer has no folding variant."""
+        segments = self.average == "sentence-mean"  # each segment is scored alone
         for folding, (base, case) in FOLDING_TOKENIZERS.items():
             if self.tokenizer == base and self.case == case:
-                return Preprocessing(folding, False, self.drop_empty_references), None
+                return Preprocessing(folding, False, self.drop_empty_references,
+                                     segments), None
         if self.case == "lower-after":
             return Preprocessing(LowercasedAfter(self.tokenizer), False,
-                                 self.drop_empty_references), None
+                                 self.drop_empty_references, segments), None
         lowercase = self.case == "lower"
         fold = {"ascii-lower": ascii_lower, "perl-lc": perl_lc}.get(self.case)
-        return Preprocessing(self.tokenizer, lowercase, self.drop_empty_references), fold
+        return Preprocessing(self.tokenizer, lowercase, self.drop_empty_references,
+                             segments), fold
 
     def signature(self, name: str) -> str:
         """``name|knob:value|...``: every knob but the input rules (the name says whose)."""
@@ -245,7 +259,8 @@ class KnobSettings:
                           for f in fields(self) if f.name not in ("input_rules", "arithmetic", "arithmetic_for")
                           and not (f.name in ("version", "smoothing_value")
                                    and getattr(self, f.name) in ("", None))
-                          and not (f.name == "rounding" and self.rounding is None)]
+                          and not (f.name == "rounding" and self.rounding is None)
+                          and not (f.name == "average" and self.average == "corpus")]
         return "|".join(parts)
 
 

@@ -2,7 +2,7 @@
 functions: the NLTK convention's finish and the knob model's ``nltk-method4..7`` smoothing both
 call :func:`smooth`. Where a release's rules change a method (method2's unigram before 3.6,
 method4's formulas before 3.6, the smoothing length before 3.4), ``SmoothingInputs.rules`` (an
-``NLTK.rules(version)`` mapping) says which; CONVENTIONS.md A.4 names the sources."""
+``NLTK.rules(version)`` mapping) says which; ``history.NLTK`` names each change's source."""
 
 from __future__ import annotations
 

@@ -57,9 +57,10 @@ def provenance_complete(cases: Sequence[Case]) -> Iterator[Problem]:
     for case in cases:
         for e in case.expectations:
             p = e.provenance
-            if p.kind == "computed" and not (p.library and p.version):
+            if p.kind in ("computed", "recorded") and not (p.library and p.version):
                 yield _problem(case, e.line, "BH003",
-                               "a computed value names the library and version that computed it")
+                               f"a {p.kind} value names the library (or tool) and version "
+                               f"that {p.kind} it")
             if p.kind == "documented" and not (p.where or p.url or p.issue):
                 yield _problem(case, e.line, "BH003",
                                "a documented value names where it is written (where, url or issue)")

@@ -22,9 +22,9 @@ class Segment:
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where an expected value comes from: a document, or a run of a named library."""
+    """Where an expected value comes from: a document, or a run of a named library or tool."""
 
-    kind: str  # "documented" | "computed"
+    kind: str  # "documented" | "computed" | "recorded"
     source: str
     where: str = ""
     url: str = ""

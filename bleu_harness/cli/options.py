@@ -46,35 +46,32 @@ MAX_JOBS = 64
 
 def jobs(text: str) -> int:
     """An argparse type: a number of worker processes, 1 to :data:`MAX_JOBS`."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= MAX_JOBS:
+    value = whole_number(text, 1, f"1 to {MAX_JOBS} workers")
+    if value > MAX_JOBS:
         raise argparse.ArgumentTypeError(f"give 1 to {MAX_JOBS} workers, not {text}")
     return value
 
 
-def count_of_failures(text: str) -> int:
-    """``--maxfail N``: a whole number of at least 1."""
+def whole_number(text: str, least: int, what: str) -> int:
+    """An argparse value: a whole number of at least ``least`` (``what``: how the error
+    names what is allowed)."""
     try:
         number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"give 1 or more failures, not {text}")
+    if number < least:
+        raise argparse.ArgumentTypeError(f"give {what}, not {text}")
     return number
+
+
+def count_of_failures(text: str) -> int:
+    """``--maxfail N``: 1 or more."""
+    return whole_number(text, 1, "1 or more failures")
 
 
 def checks_per_cause(text: str) -> int | None:
     """``--checks-per-cause N``: 0 or more; 0 means every check (``None``)."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"give 0 (every check) or more, not {text}")
-    return number or None
+    return whole_number(text, 0, "0 (every check) or more") or None
 
 
 #: An option value given on the command line: its length and nesting at most.

@@ -27,7 +27,8 @@ KNOB_NAMES = {"input_rules": "the input checks", "ref": "the reference length",
               "bp": "the brevity penalty", "weights": "the weights",
               "normalise": "weight normalisation", "denominator": "the denominator floor",
               "tokenizer": "the tokenizer", "case": "case folding",
-              "drop_empty_references": "empty references", "float32": "the float precision"}
+              "drop_empty_references": "empty references", "float32": "the float precision",
+              "average": "the average over segments"}
 #: Above this many differing knobs the search stops at subsets of this size.
 MAX_SUBSET = 6
 

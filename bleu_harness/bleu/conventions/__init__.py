@@ -10,6 +10,7 @@ from bleu_harness.bleu.conventions import (
     coco,
     comparemt,
     fairseq,
+    ignite,
     matlab,
     mteval,
     multibleu,
@@ -20,12 +21,13 @@ from bleu_harness.bleu.conventions import (
     tfnmt,
     torchmetrics,
     torchmetrics_sacrebleu,
+    torchtext,
 )
 
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
-           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq)
+           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

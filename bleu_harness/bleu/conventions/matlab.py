@@ -1,7 +1,7 @@
 """The MATLAB convention: Text Analytics Toolbox ``bleuEvaluationScore`` (R2020a+), as documented.
 
-MATLAB's source is closed; this follows its documentation (seed documents 000 and 002; see
-CONVENTIONS.md A.6), rule by rule:
+MATLAB's source is closed; this follows its reference page, rule by rule
+(https://www.mathworks.com/help/textanalytics/ref/bleuevaluationscore.html):
 
 * ``NgramWeights`` (here ``ngram_weights``; default four equal weights): "The function
   normalizes the n-gram weights to sum to one"; their number sets N; they must be finite and

@@ -1,4 +1,4 @@
-"""The t2t convention: Tensor2Tensor ``tensor2tensor/utils/bleu_hook.py`` (CONVENTIONS.md A.2),
+"""The t2t convention: Tensor2Tensor ``tensor2tensor/utils/bleu_hook.py`` (tensor2tensor 1.15.7),
 its ``compute_bleu`` as called by ``bleu_wrapper`` (the text entry point).
 
 Read from the module (the revision with the zero-reference-length rule), step by step:

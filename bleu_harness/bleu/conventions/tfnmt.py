@@ -1,5 +1,6 @@
 """The tf-nmt convention: TensorFlow NMT ``nmt/scripts/bleu.py`` ``compute_bleu``, which
-Hugging Face ``evaluate.load("bleu")`` runs (CONVENTIONS.md A.1).
+Hugging Face ``evaluate.load("bleu")`` runs (tensorflow/nmt@0be864257a76; huggingface/evaluate
+``metrics/bleu/bleu.py`` imports its copy, ``nmt_bleu.compute_bleu``).
 
 Read from the function, step by step:
 

@@ -1,5 +1,6 @@
 """The torchmetrics convention: ``torchmetrics.text.BLEUScore`` /
-``torchmetrics.functional.text.bleu_score`` (CONVENTIONS.md A.1; issue #3504).
+``torchmetrics.functional.text.bleu_score`` (Lightning-AI/torchmetrics@v1.9.0
+``src/torchmetrics/functional/text/bleu.py``; Lightning-AI/torchmetrics#3504).
 
 Read from ``functional/text/bleu.py``, step by step:
 

@@ -6,7 +6,10 @@ statistics are those of the library it follows.
   :mod:`~bleu_harness.bleu.tokenizers.chinese` -- ``zh``;
   :mod:`~bleu_harness.bleu.tokenizers.optional` -- ``ja-mecab``, ``ko-mecab``, ``spm``,
   ``flores101``, ``flores200`` (optional packages);
-* :mod:`~bleu_harness.bleu.tokenizers.perl` -- multi-bleu.perl's and mteval-v13a.pl's;
+* :mod:`~bleu_harness.bleu.tokenizers.perl` -- multi-bleu.perl's and mteval-v13a.pl's, and
+  their relatives' (mteval-v11b.pl's bytes; multi-bleu-detok.perl's and the WMT06
+  multi-bleu.perl's, which tokenize hypotheses and references differently:
+  :mod:`~bleu_harness.bleu.tokenizers.roles`, :data:`ROLE_TOKENIZERS`);
 * :mod:`~bleu_harness.bleu.tokenizers.t2t` -- Tensor2Tensor's ``bleu_tokenize``;
 * :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip;
 * :mod:`~bleu_harness.bleu.tokenizers.torchmetrics` -- torchmetrics' copies of SacreBLEU's
@@ -27,7 +30,11 @@ from collections.abc import Callable
 from bleu_harness.bleu.tokenizers.chinese import tokenize_zh
 from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq
 from bleu_harness.bleu.tokenizers.perl import (
+    MULTIBLEU_DETOK_LC,
+    MULTIBLEU_WMT06,
     ascii_lower,
+    tokenize_mteval_11b,
+    tokenize_mteval_11b_lc,
     tokenize_mteval_13a,
     tokenize_mteval_13a_lc,
     tokenize_mteval_intl,
@@ -72,11 +79,21 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "mteval-13a-lc": tokenize_mteval_13a_lc,
     "mteval-intl": tokenize_mteval_intl,
     "mteval-intl-lc": tokenize_mteval_intl_lc,
+    "mteval-11b": tokenize_mteval_11b,
+    "mteval-11b-lc": tokenize_mteval_11b_lc,
     "t2t": tokenize_t2t,
     "intl-unicodedata": tokenize_intl_unicodedata,
     "ptb": tokenize_ptb,
     "ptb-cased": tokenize_ptb_cased,
     "fairseq": tokenize_fairseq,
+}
+
+#: Named tokenizations that split hypotheses and references differently (a
+#: :class:`~bleu_harness.bleu.tokenizers.roles.ByRole`; the statistics pass runs in Python
+#: for them).
+ROLE_TOKENIZERS: dict[str, Tokenizer] = {
+    "multibleu-wmt06": MULTIBLEU_WMT06,
+    "multibleu-detok-lc": MULTIBLEU_DETOK_LC,
 }
 
 #: Named tokenizers that need something outside Python: name -> why it cannot run (or None).
@@ -112,11 +129,12 @@ def get_tokenizer(name: str | Tokenizer) -> Tokenizer:
     if callable(name):
         return name
     try:
-        return TOKENIZERS[name]
+        return TOKENIZERS[name] if name in TOKENIZERS else ROLE_TOKENIZERS[name]
     except (KeyError, TypeError):
-        known = ", ".join(sorted(TOKENIZERS))
+        known = ", ".join(sorted([*TOKENIZERS, *ROLE_TOKENIZERS]))
         raise ValueError(f"unknown tokenizer {name!r} (known: {known})") from None
 
 
-__all__ = ["SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "ascii_lower", "get_tokenizer",
-           "tokenize_13a", "tokenize_intl", "tokenize_t2t", "tokenizer_name", "why_unavailable"]
+__all__ = ["ROLE_TOKENIZERS", "SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "ascii_lower",
+           "get_tokenizer", "tokenize_13a", "tokenize_intl", "tokenize_t2t", "tokenizer_name",
+           "why_unavailable"]

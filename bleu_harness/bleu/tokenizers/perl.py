@@ -1,4 +1,6 @@
-"""The tokenizations of the Perl scripts: Moses ``multi-bleu.perl`` and NIST ``mteval-v13a.pl``.
+"""The tokenizations of the Perl scripts: Moses ``multi-bleu.perl`` and NIST ``mteval-v13a.pl``,
+and their relatives (``multi-bleu-detok.perl``, the WMT06 ``multi-bleu.perl``,
+``mteval-v11b.pl``; ``mteval-v12.pl`` and ``mteval-v14.pl`` tokenize as ``mteval-v13a.pl``).
 
 Perl's rules differ from Python's in small ways that change scores (each checked against the
 real scripts under Perl 5.36, ``tests/test_perl_oracle.py``):
@@ -11,6 +13,14 @@ real scripts under Perl 5.36, ``tests/test_perl_oracle.py``):
   ``str.split`` also splits on U+001C-U+001F, which Perl keeps inside a token.
 * Perl's ``lc`` has no final-sigma rule: ``lc("ΟΔΟΣ")`` is ``οδοσ`` where ``str.lower`` gives
   ``οδος``. Otherwise the two map every code point alike (Unicode 14.0, checked exhaustively).
+* ``mteval-v11b.pl`` reads its SGML as bytes (``binmode FILE``, no ``use utf8``), so its 13a
+  rules see only ASCII whitespace (U+00A0, U+2028, U+3000 stay inside a token), as
+  multi-bleu's ``split`` does.
+* ``multi-bleu-detok.perl`` reads UTF-8 lines and applies mteval-v13a's ``tokenization``
+  (case preserved) to each: the ``mteval-13a`` tokens; its ``-lc`` lowercases a hypothesis
+  before that and a reference after it (:mod:`bleu_harness.bleu.tokenizers.roles`).
+* The WMT06 ``multi-bleu.perl`` splits a reference on single spaces (empty tokens where two
+  meet, and a leading one; Perl drops trailing empty fields).
 * ``--international-tokenization`` classes characters with Perl's Unicode tables. Perl 5.36
   has Unicode 14.0.0; so does Python 3.11's ``unicodedata``, which these classes come from
   (equal for every code point in ``\\p{N}``, ``\\p{P}``, ``\\p{S}``, ``\\p{Z}``, checked
@@ -23,6 +33,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from bleu_harness.bleu.tokenizers.roles import ByRole
 from bleu_harness.bleu.tokenizers.sacrebleu import (
     _SGML_ENTITIES,
     _V13A_RULES,
@@ -97,6 +108,62 @@ def tokenize_mteval_13a(text: str) -> list[str]:
 def tokenize_mteval_13a_lc(text: str) -> list[str]:
     """mteval-v13a ``tokenization`` without ``-c``: ``tr/[A-Z]/[a-z]/`` (ASCII only)."""
     return _mteval_13a(text, fold=True)
+
+
+def _mteval_11b(text: str, fold: bool) -> list[str]:
+    """mteval-v11b ``NormalizeText`` (``mteval-v11b.pl:593-617``) of a segment as its reader
+    hands it over: the 13a rules on bytes, so only ASCII whitespace runs become one space (the
+    reader's ``s/[\\s\\n\\r]+/ /g``, ``mteval-v11b.pl:284``) and only they separate words (the
+    scorer's ``split /\\s+/``, ``mteval-v11b.pl:493,501``); ``tr/[A-Z]/[a-z]/`` when ``fold``.
+    The rules match ASCII bytes only, so on characters they do what they do on the bytes."""
+    line = f" {_v13a_language_independent(_PERL_BYTE_WHITESPACE.sub(' ', text))} "
+    if fold:
+        line = ascii_lower(line)
+    for pattern, replacement in _V13A_RULES:
+        line = pattern.sub(replacement, line)
+    return tokenize_multibleu(line)
+
+
+def tokenize_mteval_11b(text: str) -> list[str]:
+    """mteval-v11b ``NormalizeText`` with ``-c`` (case preserved)."""
+    return _mteval_11b(text, fold=False)
+
+
+def tokenize_mteval_11b_lc(text: str) -> list[str]:
+    """mteval-v11b ``NormalizeText`` without ``-c``: ``tr/[A-Z]/[a-z]/`` (ASCII only)."""
+    return _mteval_11b(text, fold=True)
+
+
+def tokenize_perl_split_space(text: str) -> list[str]:
+    """Perl ``split(/ /, $line)``: every single space separates, so two in a row give an empty
+    token and a leading one an empty first token; trailing empty fields are dropped (so
+    ``''`` and ``' '`` give none). Tabs and other whitespace stay inside tokens."""
+    fields = text.split(" ")
+    while fields and not fields[-1]:
+        fields.pop()
+    return fields
+
+
+#: The WMT06 ``multi-bleu.perl``: hypotheses by ``split`` (on bytes: ASCII whitespace runs),
+#: references by ``split(/ /, ...)`` (OpenNMT/OpenNMT@72d4a5f
+#: ``benchmark/3rdParty/multi-bleu.perl:36,42``).
+MULTIBLEU_WMT06 = ByRole(tokenize_multibleu, tokenize_perl_split_space)
+
+
+def _detok_lc_hypothesis(text: str) -> list[str]:
+    """``$_ = lc``, then ``tokenization`` (``multi-bleu-detok.perl:72-73``)."""
+    return tokenize_mteval_13a(perl_lc(text))
+
+
+def _detok_lc_reference(text: str) -> list[str]:
+    """``tokenization`` when the file is read, then ``lc`` (``multi-bleu-detok.perl:62,80``):
+    ``lc`` makes and removes no whitespace, so it may lowercase each token."""
+    return [perl_lc(token) for token in tokenize_mteval_13a(text)]
+
+
+#: ``multi-bleu-detok.perl -lc``: Perl ``lc`` (UTF-8 characters) before mteval-v13a's
+#: case-preserving ``tokenization`` on a hypothesis, after it on a reference.
+MULTIBLEU_DETOK_LC = ByRole(_detok_lc_hypothesis, _detok_lc_reference)
 
 
 _MTEVAL_INTL_ENTITIES = _SGML_ENTITIES + (("&apos;", "'"),)
