@@ -3,6 +3,7 @@ requests in flight each), and yield each request's outcome as soon as it is know
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -84,7 +85,9 @@ class Executor(WorkerLoop):
                     continue
                 done += 1
                 self._report(done, total)
+                handed = time.monotonic()
                 yield completion.request, self._outcome(completion)
+                self.away(time.monotonic() - handed)
 
     def _outcome(self, completion: Completion) -> BackendOutcome:
         backend = completion.backend

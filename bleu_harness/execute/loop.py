@@ -141,6 +141,20 @@ class WorkerLoop:
         self._write(worker)
         return ident
 
+    def away(self, seconds: float) -> None:
+        """The harness was busy elsewhere for ``seconds`` (its consumer judging what it was
+        handed): every deadline moves on by that much. A worker starved of the processor by
+        the harness itself is not a worker that hangs -- on two cores a 20-second judging
+        step left the workers one core between them, and answers that came late for it were
+        reported as timeouts, a gate that failed at random. A hang still times out: only the
+        harness's own time is given back."""
+        if seconds <= 0:
+            return
+        for workers in self.workers.values():
+            for worker in workers:
+                if worker.inflight:
+                    worker.deadline += seconds
+
     def wait_time(self) -> float:
         """How long the loop may wait for something to happen: until the nearest deadline,
         half a second at most."""
