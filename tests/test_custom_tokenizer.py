@@ -211,3 +211,31 @@ def test_a_tokenizer_that_fails_on_a_case_names_it_and_the_rest_run(tmp_path, us
     assert all(p["case"] for p in problems)
     if name != "usertok:with_space":
         assert any(line.get("type") == "check" for line in lines)  # cats aside, cases ran
+
+
+def test_a_tokenizer_that_fails_at_once_is_one_line_before_anything_runs(tmp_path,
+                                                                         user_tokenizers,
+                                                                         capsys):
+    """A new user's --tokenizer that raised on every text printed a 40-line traceback under
+    score, and under run turned every case into a case-file problem (NLTK's word_tokenize
+    without its punkt_tab data: LookupError). It is tried once first: one line, exit 2."""
+    from bleu_harness.cli import main
+
+    (tmp_path / "failingtok.py").write_text(  # a module of its own: usertok is imported
+        "def always(text):\n    raise LookupError('\\n****\\n"
+        "  Resource punkt_tab not found.\\n****')\n", encoding="utf-8")
+    hyp, ref = tmp_path / "h", tmp_path / "r"
+    hyp.write_text("the cat sat\nzzz\n", encoding="utf-8")
+    ref.write_text("the cat sat\nzzz\n", encoding="utf-8")
+    for command in (["score", str(hyp), str(ref), "-c", "sacrebleu"], ["run"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--tokenizer", "failingtok:always"])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert err.endswith("LookupError: Resource punkt_tab not found.")
+    # failing on some text only: score says so in one line, with the text
+    assert main(["score", str(hyp), str(ref), "-c", "sacrebleu", "--tokenizer",
+                 "usertok:no_cats"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "bleu-harness score: error: --tokenizer usertok:no_cats fails on 'the cat sat': "
+        "RuntimeError: no cats")

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 from rich.console import Console
 
+from bleu_harness.bleu.tokenizers import tokenizer_name
 from bleu_harness.errors import UsageError
 from bleu_harness.records import json_ready
 
@@ -236,7 +237,59 @@ def load_tokenizer(target: str):
             f"cannot load {target!r}: {type(error).__name__}: {error}") from None
     if not callable(found):
         raise argparse.ArgumentTypeError(f"{target!r} is not callable")
+    from bleu_harness.signals import TimeLimitExceeded, time_limit
+
+    try:
+        with time_limit(PROBE_SECONDS):
+            found(TOKENIZER_PROBE)
+    except TimeLimitExceeded:
+        raise argparse.ArgumentTypeError(
+            f"{target!r} did not tokenize {TOKENIZER_PROBE!r} within {PROBE_SECONDS} s"
+        ) from None
+    except Exception as error:  # noqa: BLE001 - the user's code: one line, before any work
+        raise argparse.ArgumentTypeError(
+            f"{target!r} fails on {TOKENIZER_PROBE!r}: {type(error).__name__}: "
+            f"{first_words(error)}") from None
     return found
+
+
+#: What a tokenizer given with ``--tokenizer`` is tried on before anything runs (NLTK's
+#: ``word_tokenize`` without its ``punkt_tab`` data raises LookupError here), and how long
+#: it may take.
+TOKENIZER_PROBE = "A tokenizer, tried once."
+PROBE_SECONDS = 10
+
+
+def first_words(error: BaseException, limit: int = 200) -> str:
+    """An exception's message in one line: its first line with words (NLTK's LookupError
+    is a banner of asterisks around the words), cut at ``limit`` characters."""
+    lines = [line.strip() for line in str(error).splitlines()]
+    words = next((line for line in lines if line.strip("*= -")), "")
+    return words if len(words) <= limit else words[:limit - 1] + "…"
+
+
+def user_tokenizer(args):
+    """``--tokenizer`` as a command uses it: a name as it is, the user's callable
+    :func:`guarded` (its failure on some text is one line)."""
+    tokenizer = getattr(args, "tokenizer", None)
+    return guarded(tokenizer) if callable(tokenizer) else tokenizer
+
+
+def guarded(tokenize):
+    """``tokenize`` whose failure on some text is one line (a :class:`UsageError`) where a
+    command does not report it itself; the same name, so signatures name the user's."""
+    import functools
+
+    @functools.wraps(tokenize)
+    def tokens(text: str):
+        try:
+            return tokenize(text)
+        except Exception as error:  # noqa: BLE001 - the user's code
+            raise UsageError(f"--tokenizer {tokenizer_name(tokenize)} fails on "
+                             f"{text[:60]!r}: {type(error).__name__}: {first_words(error)}"
+                             ) from None
+
+    return tokens
 
 
 def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
@@ -269,12 +322,12 @@ def input_of(args, case_id: str | None = None):
             raise UsageError("give a CASE_ID or --hyp/--ref, not both")
         return from_case(find_case(case_id))
     if args.hyp or args.ref:
-        return from_text(args.hyp, args.ref, args.tokenizer)
+        return from_text(args.hyp, args.ref, user_tokenizer(args))
     hyp_file = getattr(args, "hyp_file", None)
     if hyp_file:
         if not args.ref_files:
             raise UsageError("give at least one REF_FILE after HYP_FILE")
-        return from_files(hyp_file, args.ref_files, args.tokenizer,
+        return from_files(hyp_file, args.ref_files, user_tokenizer(args),
                           args.remove_from_references)
     forms = [form for form, taken in (("a CASE_ID", hasattr(args, "case_id")),
                                        ("HYP_FILE REF_FILE...", hasattr(args, "hyp_file")))

@@ -24,6 +24,7 @@ from bleu_harness.cli.options import (
     load_tokenizer,
     option_value,
     print_json,
+    user_tokenizer,
 )
 from bleu_harness.errors import InputError, UsageError
 from bleu_harness.records import json_ready
@@ -80,7 +81,7 @@ def selected_conventions(names: Sequence[str] | None) -> tuple[str, ...]:
 
 def main(args, console: Console) -> int:
     conventions = selected_conventions(args.convention)
-    tokenizer = args.tokenizer if callable(args.tokenizer) else None
+    tokenizer = user_tokenizer(args) if callable(args.tokenizer) else None
     if tokenizer is not None:
         if not args.convention or "all" in args.convention:
             conventions = tuple(n for n in conventions if CONVENTIONS[n].takes_tokenizer)
