@@ -447,3 +447,20 @@ def test_pytest_and_run_report_the_same_unreadable_files(tmp_path):
     for name in ("fifo.yaml", "dir.yaml", "dangling.yaml", "sock.yaml"):
         assert f"{name}:0: -: not a regular file" in out and name in ran.stdout, name
     assert "link.yaml:0: -: a link out of" in out and "link.yaml" in ran.stdout
+
+
+def test_a_walk_passes_over_virtual_environments_and_hidden_directories(tmp_path):
+    """A new user's 'bleu-harness run .' in their project read the corpus installed in
+    .venv and markdown_it's YAML beside it: 19 case-file problems, exit 2."""
+    from bleu_harness.cases.loader import find_case_files
+
+    good = (Path(__file__).parents[1] / "cases" / "families" / "weights.yaml").read_text(
+        encoding="utf-8")
+    for folder in (".venv/lib/site-packages/x", ".git", "venv", "node_modules/y", "cases"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "c.yaml").write_text(good, encoding="utf-8")
+    files, problems = find_case_files([tmp_path])
+    assert [f.relative_to(tmp_path).as_posix() for f, _ in files] == ["cases/c.yaml"]
+    assert not problems
+    named, _ = find_case_files([tmp_path / ".venv" / "lib" / "site-packages" / "x"])
+    assert len(named) == 1  # a directory named on purpose is read

@@ -97,7 +97,7 @@ def test_exitfirst_stops_after_the_first_case_with_a_new_failure(tmp_path, capsy
                  "--output", str(stream)])
     assert code == 1
     captured = capsys.readouterr()
-    assert "stopped after 1 new failure (--maxfail)" in captured.err
+    assert "stopped at -x: the case that reached it was judged whole" in captured.err
     assert "STOPPED at --maxfail" in captured.out
     lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines()]
     for line in lines:
@@ -112,6 +112,23 @@ def test_exitfirst_stops_after_the_first_case_with_a_new_failure(tmp_path, capsy
     assert read_run(stream).footer.finished is False
     assert main(["diff", str(stream), str(stream)]) == 2
     assert "the run was stopped" in capsys.readouterr().err
+    # nor is a partial run a baseline (a new user's interrupted stream was taken as one)
+    assert main(["run", *TIE_CORPUS, "--baseline", str(stream)]) == 2
+    assert "--baseline" in capsys.readouterr().err
+
+
+def test_html_without_plotly_is_said_before_the_run(monkeypatch, capsys, tmp_path):
+    """A new user's run with --html and no plotly ran whole (66 s) and then exited 2 in
+    place of its own result."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "plotly", None)  # importing it fails
+    monkeypatch.setitem(sys.modules, "plotly.graph_objects", None)
+    started = []
+    monkeypatch.setattr("bleu_harness.cli.run.execute_run",
+                        lambda *a, **k: started.append(1))
+    assert main(["run", "--html", str(tmp_path / "r.html")]) == 2
+    assert "pip install 'bleu-harness[html]'" in capsys.readouterr().err and not started
 
 
 @pytest.mark.parametrize("arguments, message", [

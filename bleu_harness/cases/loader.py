@@ -110,7 +110,8 @@ def find_case_files(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Path]
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for found in sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES):
+            for found in sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES
+                                and not passed_over(p, path)):
                 entry = found_below(found, path)
                 (problems if isinstance(entry, Problem) else files).append(entry)
         elif os.path.lexists(path):  # named: read as it is (the reader says if it cannot)
@@ -118,6 +119,20 @@ def find_case_files(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Path]
         else:
             problems.append(Problem(str(path), 0, "", "no such file or directory"))
     return files, problems
+
+
+#: Directories a walk below a named directory does not enter, as pytest's ``norecursedirs``
+#: does not: virtual environments and tool caches hold other projects' YAML (a new user's
+#: ``bleu-harness run .`` read the installed corpus and ``markdown_it``'s YAML from .venv).
+PASSED_OVER = frozenset({"node_modules", "site-packages", "__pycache__", "venv", "build",
+                         "dist"})
+
+
+def passed_over(found: Path, below: Path) -> bool:
+    """Whether ``found`` lies in a hidden directory (``.venv``, ``.git``, ``.tox``) or one
+    of :data:`PASSED_OVER` below ``below``."""
+    parts = found.relative_to(below).parts[:-1]
+    return any(part.startswith(".") or part in PASSED_OVER for part in parts)
 
 
 def found_below(found: Path, below: Path) -> tuple[Path, Path] | Problem:

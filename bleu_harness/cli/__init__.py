@@ -69,9 +69,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     all its arguments, the others by name and help only."""
     parser = Parser(
         prog="bleu-harness",
-        description="Reference-conformance harness for BLEU: one engine that reproduces NLTK, "
-        "SacreBLEU, multi-bleu.perl, mteval-v13a, TF-NMT, torchmetrics, Tensor2Tensor and "
-        "MATLAB's documented rules, and shows where and why they disagree.",
+        description="Reference-conformance harness for BLEU: one engine that reproduces the "
+        "BLEU of NLTK, SacreBLEU, the Moses and NIST scripts, TF-NMT / Hugging Face, "
+        "torchmetrics, Tensor2Tensor, pycocoevalcap, fairseq, ignite, torchtext, compare-mt, "
+        "MATLAB and more (bleu-harness score --help lists them all), and shows where and why "
+        "they disagree.",
         epilog="Run 'bleu-harness COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"bleu-harness {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)

@@ -33,7 +33,8 @@ from bleu_harness.gate import (
 )
 from bleu_harness.pipeline import RunOptions, execute_run
 from bleu_harness.report import stream
-from bleu_harness.report.html import render_html
+from bleu_harness.report.diff import refuse_incomplete
+from bleu_harness.report.html import render_html, require_plotly
 from bleu_harness.report.junit import render_junit
 from bleu_harness.report.markdown import render_markdown
 from bleu_harness.report.output import StreamFile, check_path, write_report
@@ -112,6 +113,7 @@ def _known(args) -> Known:
     keys, drift = frozenset(), frozenset()
     if args.baseline:
         baseline = stream.read_run(args.baseline)
+        refuse_incomplete(baseline, "--baseline")
         keys, drift = from_baseline(baseline.checks, args.baseline)
     entries = read_known_file(args.known) if args.known else ()
     return Known(keys, drift, entries, args.baseline or "", args.known or "")
@@ -125,6 +127,8 @@ def main(args, console: Console) -> int:
     outputs = {flag: check_path(path, flag) for flag, path in
                (("--output", args.output), ("--junit-xml", args.junit_xml),
                 ("--html", args.html)) if path is not None}  # "" is refused, not ignored
+    if "--html" in outputs:
+        require_plotly()
     options = RunOptions(
         paths=tuple(args.paths), backends=tuple(args.backend),
         implementation=args.implementation, implementation_cmd=args.implementation_cmd,
@@ -158,8 +162,9 @@ def main(args, console: Console) -> int:
         print(f"bleu-harness run: {'terminated' if code == TERMINATED else 'interrupted'}",
               file=sys.stderr)
     elif not run.footer.finished:
-        print(f"bleu-harness run: stopped after {args.maxfail} new "
-              f"failure{'s' if args.maxfail != 1 else ''} (--maxfail)", file=sys.stderr)
+        limit = "-x" if args.maxfail == 1 else f"--maxfail {args.maxfail}"
+        print(f"bleu-harness run: stopped at {limit}: the case that reached it was judged "
+              "whole, the cases after it did not run", file=sys.stderr)
     elif not run.checks and not run.problems:
         print("bleu-harness run: error: no check ran (no case matched the paths, --select and "
               "--tag given)", file=sys.stderr)

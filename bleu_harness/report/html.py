@@ -59,6 +59,12 @@ SEGMENTS_SHOWN = 20
 ANSWERS_SHOWN = 5  # changed answers named in a cell's tooltip
 
 
+def require_plotly() -> None:
+    """A :class:`UsageError` now where the HTML report could not be drawn later (``run
+    --html`` checks it before the run: it was found only after a whole run)."""
+    _plotly()
+
+
 def _plotly():
     try:
         import plotly.graph_objects as go
