@@ -239,3 +239,26 @@ def test_a_tokenizer_that_fails_at_once_is_one_line_before_anything_runs(tmp_pat
     assert capsys.readouterr().err.strip() == (
         "bleu-harness score: error: --tokenizer usertok:no_cats fails on 'the cat sat': "
         "RuntimeError: no cats")
+
+
+def test_identify_searches_every_setting_in_the_users_tokens(tmp_path, monkeypatch, capsys):
+    """identify --tokenizer MODULE:CALLABLE kept each searched setting's own tokenize (13a,
+    intl, none...), so it matched numbers the user's tokens never give, and named none."""
+    import json
+
+    from bleu_harness.cli import main
+
+    (tmp_path / "firsttwo.py").write_text("def first2(text):\n    return text.split()[:2]\n",
+                                          encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    hyp, ref = tmp_path / "h", tmp_path / "r"
+    hyp.write_text("the cat sat on the mat\n", encoding="utf-8")
+    ref.write_text("the cat lay on a mat\n", encoding="utf-8")
+    assert main(["identify", str(hyp), str(ref), "--tokenizer", "firsttwo:first2",
+                 "--score", "100", "--format", "json"]) == 0
+    matches = json.loads(capsys.readouterr().out)["matches"]
+    assert matches and all(m["options"]["tokenize"] == "firsttwo:first2" for m in matches)
+    assert main(["identify", str(hyp), str(ref), "--tokenizer", "firsttwo:first2",
+                 "--score", "100"]) == 0
+    assert "tokenize: firsttwo:first2" in capsys.readouterr().out

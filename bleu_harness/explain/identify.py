@@ -17,6 +17,7 @@ from bleu_harness.bleu import CONVENTIONS, ConventionError, Request
 from bleu_harness.bleu.conventions import unit_score
 from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.compare import expected_float, matches
+from bleu_harness.bleu.tokenizers import tokenizer_name
 from bleu_harness.divergence.attribution import plain
 from bleu_harness.explain.inputs import Input
 from bleu_harness.textfiles import InputError
@@ -33,7 +34,7 @@ class Candidate:
 
     def to_dict(self) -> dict[str, Any]:
         return {"convention": self.convention,
-                "options": {k: plain(v) for k, v in self.options.items()},
+                "options": {k: shown_option(v) for k, v in self.options.items()},
                 "score": self.score, "compared_as": self.shown_as, "signature": self.signature,
                 "matches": self.matches}
 
@@ -104,7 +105,10 @@ def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
     for name, convention in CONVENTIONS.items():
         if callable(data.tokenizer) and not convention.takes_tokenizer:
             continue  # a convention that takes no tokenizer cannot use the user's
-        options = [data.options_for(name, v) for v in with_eras(name, convention.variants)]
+        variants = with_eras(name, convention.variants)
+        if callable(data.tokenizer):  # the user's tokens in every setting searched
+            variants = [{**v, "tokenize": data.tokenizer} for v in variants]
+        options = [data.options_for(name, v) for v in variants]
         unique = list({repr(sorted(o.items())): o for o in options}.values())
         outcomes, reasons = outcomes_of(data, [Request(name, o) for o in unique])
         if reasons:
@@ -147,8 +151,17 @@ def _changed(convention: str, level: str, options: dict[str, Any]) -> dict[str, 
     as the range of releases that compute as it does (``as nltk >=3.3,<3.4``)."""
     spec = CONVENTIONS[convention]
     defaults = spec.resolve(level, {})
-    resolved = spec.resolve(level, dict(options))
-    return {k: plain(v) for k, v in resolved.items() if defaults.get(k) != v}
+    given = dict(options)
+    users = given.pop("tokenize") if ":" in str(given.get("tokenize", "")) else None
+    resolved = spec.resolve(level, given)  # the user's tokenizer, by its MODULE:NAME, aside
+    if users is not None:
+        resolved["tokenize"] = users
+    return {k: shown_option(v) for k, v in resolved.items() if defaults.get(k) != v}
+
+
+def shown_option(value: Any) -> Any:
+    """An option value as JSON and the table show it: the user's tokenizer by its name."""
+    return tokenizer_name(value) if callable(value) else plain(value)
 
 
 def releases_text(convention: str, versions: list[str]) -> str:
