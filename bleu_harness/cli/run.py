@@ -119,6 +119,22 @@ def _known(args) -> Known:
     return Known(keys, drift, entries, args.baseline or "", args.known or "")
 
 
+def _check_tags(tags) -> None:
+    """``--tag`` names a tag of the vocabulary (``@``-suffixed variants too), or a one-line
+    error with the closest: a mistyped tag selected nothing and said nothing."""
+    import difflib
+
+    from bleu_harness.cases.loader import tag_vocabulary
+
+    known = tag_vocabulary()
+    for tag in tags:
+        if tag.split("@")[0] not in known:
+            close = difflib.get_close_matches(tag, sorted(known), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise UsageError(f"--tag {tag!r} is no tag of the corpus{hint}; the tags are "
+                             "listed in bleu_harness/schema/tags.yaml")
+
+
 def main(args, console: Console) -> int:
     missing = [path for path in args.paths if not os.path.lexists(path)]
     if missing:  # a typo: said before anything starts
@@ -127,6 +143,7 @@ def main(args, console: Console) -> int:
     outputs = {flag: check_path(path, flag) for flag, path in
                (("--output", args.output), ("--junit-xml", args.junit_xml),
                 ("--html", args.html)) if path is not None}  # "" is refused, not ignored
+    _check_tags(args.tag)
     if "--html" in outputs:
         require_plotly()
     options = RunOptions(
