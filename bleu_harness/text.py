@@ -45,3 +45,8 @@ def visible(text: str, limit: int = 10_000) -> str:
         text = text.replace(char, shown_as)
     stripped = text.rstrip(" ")
     return clean_text(stripped + "·" * (len(text) - len(stripped)), limit)
+
+
+def count_of(number: int, noun: str) -> str:
+    """``1 group``, ``2 groups``: a count with its noun (a plain ``s`` plural)."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -9,7 +9,7 @@ from rich.console import Console
 from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import load
 from bleu_harness.cli.options import add_format, print_json
-from bleu_harness.text import clean_text
+from bleu_harness.text import count_of, clean_text
 
 NAME = "validate"
 DESCRIPTION = ("Load and lint case files; print every problem as file:line: case-id: message. "
@@ -36,5 +36,6 @@ def main(args, console: Console) -> int:
         print(f"{len(problems)} problem(s) in {len(loaded.files)} file(s)", file=sys.stderr)
         return 2
     if args.format != "json":
-        print(f"{len(loaded.cases)} cases in {len(loaded.files)} files: valid")
+        print(f"{count_of(len(loaded.cases), 'case')} in {count_of(len(loaded.files), 'file')}: "
+              "valid")
     return 0

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
+from bleu_harness.text import count_of
 from bleu_harness.bleu import CONVENTIONS, ConventionError, Request
 from bleu_harness.bleu.conventions import unit_score
 from bleu_harness.bleu.history import HISTORIES
@@ -225,8 +226,10 @@ def render(document: dict[str, Any]) -> str:
                      f"({skipped['reason']})")
     if document["matches"]:
         merged = groups(document["matches"], document["level"])
-        lines.append(f"{len(document['matches'])} settings produce it, in {len(merged)} "
-                     "groups (options as changes from the library's defaults):")
+        lines.append(f"{count_of(len(document['matches']), 'setting')} produce"
+                     f"{'s' if len(document['matches']) == 1 else ''} it, in "
+                     f"{count_of(len(merged), 'group')} (options as changes from the library's "
+                     "defaults):")
         width = max(len(g["convention"]) for g in merged)
         for group in merged:
             mark = "the library's defaults" if group["defaults"] and len(

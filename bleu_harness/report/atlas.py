@@ -18,6 +18,7 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from bleu_harness.text import count_of
 from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.compare import matches
 from bleu_harness.records import DRIFT_CHECK, Raised, Value, shown
@@ -267,7 +268,7 @@ def render_markdown(document: dict[str, Any]) -> str:
     for library, data in document["libraries"].items():
         releases = data["releases"]
         out += [f"## {library}", "",
-                f"{len(releases)} releases: {', '.join(releases)}; "
+                f"{count_of(len(releases), 'release')}: {', '.join(releases)}; "
                 f"{data['questions']} questions, "
                 f"{sum(len(b['questions']) for b in data['behaviours'])} of them answered "
                 "differently by some release.", ""]
@@ -305,7 +306,7 @@ def render_html(document: dict[str, Any]) -> str:
     body = ["<h1>The version atlas</h1>",
             f"<p>Corpus: {esc(', '.join(document['corpus']))}</p>"]
     for library, data in document["libraries"].items():
-        body.append(f"<h2>{esc(library)}</h2><p>{len(data['releases'])} releases: "
+        body.append(f"<h2>{esc(library)}</h2><p>{count_of(len(data['releases']), 'release')}: "
                     f"{esc(', '.join(data['releases']))}</p>")
         for behaviour in data["behaviours"]:
             body.append(f"<h3>Changes at {esc(', '.join(behaviour['at']))}</h3><ul>")
