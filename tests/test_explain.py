@@ -168,3 +168,17 @@ def test_identify_removes_bpe_joiners_as_score_does(capsys):
     assert main(["identify", str(data / "deen_output"), str(data / "deen_ref_bpe"),
                  "--remove-from-references", "@@ ", "--score", "22.5855084573"]) == 0
     assert "tf-nmt" in capsys.readouterr().out
+
+
+def test_identify_warns_of_subword_pieces_as_score_does(tmp_path, capsys):
+    """A new user gave identify BPE references: 'Nothing produces 22.59', with no hint (score
+    warned of the same files)."""
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref"
+    hyp.write_text("the republican party\na cat\n", encoding="utf-8")
+    ref.write_text("the re@@ public@@ an party\na cat\n", encoding="utf-8")
+    main(["identify", str(hyp), str(ref), "--score", "0.5"])
+    err = capsys.readouterr().err
+    assert f"bleu-harness identify: warning: {ref} looks split into subword pieces" in err
+    assert "--remove-from-references '@@ '" in err and str(hyp) not in err
+    main(["identify", str(hyp), str(ref), "--score", "0.5", "--remove-from-references", "@@ "])
+    assert "warning" not in capsys.readouterr().err

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from bleu_harness.cli.options import add_format, add_input, input_of, show
+from bleu_harness.cli.options import (
+    SUBWORD_SAMPLE,
+    add_format,
+    add_input,
+    input_of,
+    looks_split,
+    show,
+    warn_of_subwords,
+)
 from bleu_harness.explain import identify as identify_module
 
 NAME = "identify"
@@ -23,6 +31,14 @@ def add_arguments(parser) -> None:
 
 
 def main(args, console: Console) -> int:
-    document = identify_module.identify(input_of(args), args.score)
+    data = input_of(args)
+    if getattr(args, "hyp_file", None):  # read from files: say where they look split
+        hyps = data.hypotheses[:SUBWORD_SAMPLE]
+        refs = data.references[:SUBWORD_SAMPLE]
+        warn_of_subwords(NAME, args.hyp_file, sum(map(looks_split, hyps)), len(hyps), True)
+        for i, path in enumerate(args.ref_files):
+            column = [r[i] for r in refs if i < len(r)]
+            warn_of_subwords(NAME, path, sum(map(looks_split, column)), len(column), False)
+    document = identify_module.identify(data, args.score)
     show(args, console, document, identify_module.render)
     return 0 if document["matches"] else 1

@@ -268,6 +268,31 @@ def first_words(error: BaseException, limit: int = 200) -> str:
     return words if len(words) <= limit else words[:limit - 1] + "…"
 
 
+#: Marks of text split into subword pieces: subword-nmt's joiner ("Republic@@ an") and
+#: SentencePiece's word-start piece ("▁Republic an").
+SUBWORD_MARKS = ("@@ ", "\u2581")
+#: How many lines are looked at for those marks.
+SUBWORD_SAMPLE = 1000
+
+
+def looks_split(text: str) -> bool:
+    """Whether a line carries a mark of subword pieces (:data:`SUBWORD_MARKS`)."""
+    return any(mark in text for mark in SUBWORD_MARKS) or text.endswith("@@")
+
+
+def warn_of_subwords(command: str, path: str, marked: int, seen: int,
+                     hypotheses: bool) -> None:
+    """The warning, on stderr, that ``path`` looks split into subword pieces (``marked`` of
+    its first ``seen`` lines): BLEU over pieces is not BLEU over words."""
+    if not marked:
+        return
+    hint = ("remove them first (e.g. sed -r 's/(@@ )|(@@ ?$)//g')" if hypotheses
+            else "--remove-from-references '@@ ' removes subword-nmt's joiners")
+    print(f"bleu-harness {command}: warning: {path} looks split into subword pieces "
+          f"('@@ ' or '\u2581' in {marked} of its first {seen} lines): BLEU over subword "
+          f"pieces is not BLEU over words; {hint}", file=sys.stderr)
+
+
 def user_tokenizer(args):
     """``--tokenizer`` as a command uses it: a name as it is, the user's callable
     :func:`guarded` (its failure on some text is one line)."""

@@ -23,8 +23,11 @@ from bleu_harness.cli.options import (
     jobs,
     load_tokenizer,
     option_value,
+    SUBWORD_SAMPLE,
+    looks_split,
     print_json,
     user_tokenizer,
+    warn_of_subwords,
 )
 from bleu_harness.errors import InputError, UsageError
 from bleu_harness.records import json_ready
@@ -201,13 +204,6 @@ def _segments(args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:
     return _watched_for_subwords(pairs, args)
 
 
-#: Marks of text split into subword pieces: subword-nmt's joiner ("Republic@@ an") and
-#: SentencePiece's word-start piece ("▁Republic an").
-SUBWORD_MARKS = ("@@ ", "\u2581")
-#: How many lines are looked at for those marks.
-SUBWORD_SAMPLE = 1000
-
-
 def _watched_for_subwords(pairs: Iterator[tuple[str, list[str]]],
                           args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:
     remove = args.remove_from_references
@@ -220,15 +216,10 @@ def _watched_for_subwords(pairs: Iterator[tuple[str, list[str]]],
         if seen < SUBWORD_SAMPLE:
             seen += 1
             for i, text in enumerate((hyp, *refs)):
-                marked[i] += any(mark in text or text.endswith("@@") for mark in SUBWORD_MARKS)
+                marked[i] += looks_split(text)
         yield hyp, refs
     for path, count_marked in zip(files, marked):
-        if count_marked:
-            hint = ("remove them first (e.g. sed -r 's/(@@ )|(@@ ?$)//g')" if path == args.hyp_file
-                    else "--remove-from-references '@@ ' removes subword-nmt's joiners")
-            print(f"bleu-harness score: warning: {path} looks split into subword pieces "
-                  f"('@@ ' or '\u2581' in {count_marked} of its first {seen} lines): BLEU over "
-                  f"subword pieces is not BLEU over words; {hint}", file=sys.stderr)
+        warn_of_subwords("score", path, count_marked, seen, path == args.hyp_file)
 
 
 def outcome_dict(outcome: ConventionAnswer) -> dict[str, Any]:
