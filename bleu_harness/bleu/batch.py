@@ -28,10 +28,9 @@ from typing import Any
 from bleu_harness.bleu.api import Request, _finish, check_input, plan
 from bleu_harness.bleu.conventions import get_convention
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.counting import preparer, segment_counter
+from bleu_harness.bleu.counting import clipping, preparer, segment_counter
 from bleu_harness.bleu.options import FrozenOptions
 from bleu_harness.bleu.result import BleuResult, ConventionDeclined, ConventionError
-from bleu_harness.bleu.stats import clipped_matches
 from bleu_harness.bleu.tokenizers import why_unavailable
 
 LEVEL = "sentence"
@@ -160,6 +159,7 @@ def pairwise(candidates: Sequence[str], convention: str = "nltk", *,
             if not isinstance(text, str):
                 raise ValueError(f"{what}[{j}] must be a string, got {type(text).__name__}")
     prepare, order = preparer(scorer.preprocessing), scorer.order
+    clip = clipping(scorer.preprocessing)
     drop = scorer.preprocessing.drop_empty_references
     hypotheses = [prepare(text) for text in candidates]
     targets = [prepare(text) for text in evidence]
@@ -173,7 +173,7 @@ def pairwise(candidates: Sequence[str], convention: str = "nltk", *,
             dropped = drop and evidence[j] == ""
             refs = [] if dropped else [ref]
             stats = CorpusStats.of_segment(order, len(hyp), [len(r) for r in refs],
-                                           clipped_matches(hyp, refs, order), int(dropped),
+                                           clip(hyp, refs, order), int(dropped),
                                            scorer.preprocessing.segments)
             try:
                 row.append(scorer.from_statistics(stats))

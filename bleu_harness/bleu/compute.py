@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from bleu_harness.bleu import fdlibm
 from bleu_harness.bleu.arithmetic import LOG_ZERO, float32
 from bleu_harness.bleu.corpus import CorpusStats, segment_corpus
 from bleu_harness.bleu.history import NLTK
@@ -37,7 +38,8 @@ class Arithmetic:
     #: TF-NMT); "mean": ``exp(sum(log p) / N)`` (SacreBLEU, multi-bleu, mteval, T2T);
     #: "steps": float32 after every operation, the total from 0.0 (torchmetrics tensors);
     #: "product": ``bleu = 1.; bleu *= p_n`` in order, then ``bleu ** (1./N)`` (pycocoevalcap,
-    #: uniform weights: :data:`PRODUCT_FORM`).
+    #: uniform weights: :data:`PRODUCT_FORM`; npm bleu-score's ``reduce((acc, p) => acc * p,
+    #: 1)`` and ``Math.pow(product, 1 / maxN)``).
     log_sum: str = "fsum"
     #: "r/c": ``exp(1 - r/c)``; "1/ratio": ``exp(1 - 1/(c/r))`` (TF-NMT, T2T);
     #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``).
@@ -66,6 +68,10 @@ class Arithmetic:
     #: float64, the product not rounded (torchtext's ``bp * score.item()``,
     #: pytorch/text@a897aa927f94 ``torchtext/data/metrics.py:97-99``).
     float64_bp: bool = False
+    #: ``exp`` and ``pow`` are JavaScript's ``Math.exp`` and ``Math.pow`` as V8 computes them
+    #: (fdlibm's algorithms, :mod:`bleu_harness.bleu.fdlibm`), not the C library's: npm
+    #: bleu-score's ``Math.exp(1 - r / c)`` and ``Math.pow(product, 1 / maxN)``.
+    v8_math: bool = False
 
     def fits(self, k: KnobSettings) -> bool:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
@@ -161,7 +167,8 @@ def brevity_penalty(hyp_len: int, ref_len: int | float, k: KnobSettings, a: Arit
         return 0.0
     if a.bp == "1/ratio":
         return math.exp(1 - 1.0 / (hyp_len / ref_len))
-    return r32(math.exp(r32(1 - r32(ref_len / hyp_len))))
+    exp = fdlibm.exp if a.v8_math else math.exp
+    return r32(exp(r32(1 - r32(ref_len / hyp_len))))
 
 
 def _nltk_precisions(corpus: CorpusStats, k: KnobSettings, matches, totals, raw):
@@ -197,7 +204,9 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
             out.append((0.0, False))
             continue
         m, t, r = matches[n - 1], totals[n - 1], raw[n - 1]
-        if k.smoothing == "coco-epsilon":  # pycocoevalcap, bleu/bleu_scorer.py:251-252
+        if m != m:  # a NaN count stays NaN (npm bleu-score: Math.min of a string)
+            out.append((m, True))
+        elif k.smoothing == "coco-epsilon":  # pycocoevalcap, bleu/bleu_scorer.py:251-252
             out.append((r32((m + COCO_TINY) / (t + COCO_SMALL)), r > 0))
         elif k.smoothing == "add-k" or (k.smoothing == "add-k-from-bigram" and n > 1):
             mm, tt = m + value, t + value
@@ -227,6 +236,8 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
         product = 1.0
         for p, _ in precisions[:len(weights)]:
             product *= p
+        if a.v8_math:
+            return fdlibm.pow(product, 1.0 / len(weights)), False
         return product ** (1.0 / len(weights)), False
     terms: list[tuple[float, float]] = []
     for index, (w, (p, present)) in enumerate(zip(weights, precisions)):

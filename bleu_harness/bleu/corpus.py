@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import add
 
 from bleu_harness.bleu.stats import SegmentStats
 
@@ -219,7 +220,7 @@ class StatsBuilder:
         self.hyp_len += hyp_len
         if hyp_len < self.order:
             self.short_lengths[hyp_len] += 1
-        self.matches = list(map(int.__add__, self.matches, matches))
+        self.matches = list(map(add, self.matches, matches))  # a NaN count stays NaN
         count = len(ref_lens)
         if count == 1:
             length = ref_lens[0]

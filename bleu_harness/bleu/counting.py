@@ -13,7 +13,9 @@ when it is built and every preprocessing asked for is one it knows; the results 
 integers either way (tests/test_native.py). The C pass tokenizes hypotheses and references
 alike, so a pass that needs a tokenization that does not (a ``ByRole`` of
 :mod:`bleu_harness.bleu.tokenizers.roles`: the WMT06 multi-bleu.perl, multi-bleu-detok.perl
-``-lc``) runs in Python.
+``-lc``) runs in Python; so does one whose tokenizer clips n-grams its own way (its
+``clipped_matches``: npm ``bleu-score``'s JavaScript object keys,
+:mod:`bleu_harness.bleu.tokenizers.javascript`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bleu_harness.bleu.tokenizers.sacrebleu import tokenize_none
 
 Tokens = list[str]
 TokenKey = tuple[str, bool]  # (tokenizer, lowercase): one tokenization of the text
+Clipping = Callable[[Tokens, Sequence[Tokens], int], list[int]]
 Preparers = tuple[Callable[[str], Tokens], Callable[[str], Tokens]]  # (hypotheses, references)
 CHUNK = 128  # segments the pure-Python pass holds at once: bounded memory, and the tokens of a
 #             chunk stay in the processor's caches (1024 measured 2-3% slower)
@@ -60,6 +63,18 @@ def splits_by_role(key: Preprocessing) -> bool:
     return isinstance(get_tokenizer(key.tokenizer), ByRole)
 
 
+def clipping(key: Preprocessing) -> Clipping:
+    """How ``key``'s matches are clipped: its tokenizer's own ``clipped_matches`` where it has
+    one (npm ``bleu-score``'s object keys), else :func:`~bleu_harness.bleu.stats.clipped_matches`."""
+    return getattr(get_tokenizer(key.tokenizer), "clipped_matches", clipped_matches)
+
+
+def clips_its_own_way(key: Preprocessing) -> bool:
+    """Whether ``key``'s tokenizer clips n-grams its own way (counted in Python, never by
+    the C pass)."""
+    return clipping(key) is not clipped_matches
+
+
 def count(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],
@@ -84,7 +99,7 @@ def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[s
     ``order``: :func:`count` with everything that does not depend on the segment worked out
     once (the batch sentence API calls it once per sentence). A key that keeps each
     segment's statistics is counted by the Python pass, which keeps them."""
-    if native.AVAILABLE and not key.segments:
+    if native.AVAILABLE and not key.segments and not clips_its_own_way(key):
         return native.segment_counter(
             (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key)))
     needed = {key: order}
@@ -116,7 +131,7 @@ def count_in_c(
     """:func:`count` by the C kernel: one pass over the input for every (tokenizer,
     lowercase) at once (:func:`bleu_harness.bleu.native.count_groups`); in Python when a key
     tokenizes hypotheses and references differently (one pass over the input serves all)."""
-    if any(map(splits_by_role, needed)):
+    if any(splits_by_role(key) or clips_its_own_way(key) for key in needed):
         return count_in_python(hypotheses, references, needed)
     groups: dict[tuple[str, bool], list[Preprocessing]] = {}
     for key in needed:
@@ -147,12 +162,12 @@ def count_in_python(
         token_key = (key.tokenizer, key.lowercase)
         if token_key not in prepares:
             prepares[token_key] = (preparer(key), preparer(key, reference=True))
-        plan.append((token_key, key.drop_empty_references, builder))
+        plan.append((token_key, key.drop_empty_references, builder, clipping(key)))
 
     if len(plan) == 1:
-        (token_key, drop, builder), = plan
+        (token_key, drop, builder, clip), = plan
         _count_one_preprocessing(hypotheses, references, *prepares[token_key], drop, top,
-                                 builder)
+                                 builder, clip)
         return {keys[0]: builder.build()}
 
     segments = zip(hypotheses, references)
@@ -164,13 +179,14 @@ def count_in_python(
 
 
 def _count_segment(hyp: str, refs: Sequence[str],
-                   plan: Sequence[tuple[TokenKey, bool, StatsBuilder]],
+                   plan: Sequence[tuple[TokenKey, bool, StatsBuilder, Clipping]],
                    prepares: Mapping[TokenKey, Preparers], top: int) -> None:
     """One segment under every preprocessing of ``plan``: each tokenization once, and one
-    count of clipped matches for the preprocessings that give the same tokens."""
+    count of clipped matches for the preprocessings that give the same tokens (and clip
+    alike)."""
     tokens: dict[TokenKey, tuple[Tokens, list[Tokens]]] = {}
-    counted: list[tuple[Tokens, list[Tokens], list[int]]] = []
-    for token_key, drop, builder in plan:
+    counted: list[tuple[Tokens, list[Tokens], Clipping, list[int]]] = []
+    for token_key, drop, builder, clip in plan:
         if token_key not in tokens:
             prepare, prepare_reference = prepares[token_key]
             tokens[token_key] = (prepare(hyp), [prepare_reference(r) for r in refs])
@@ -180,13 +196,13 @@ def _count_segment(hyp: str, refs: Sequence[str],
             kept = [t for t, r in zip(ref_tokens, refs) if r != ""]
             dropped = len(ref_tokens) - len(kept)
             ref_tokens = kept
-        for seen_hyp, seen_refs, seen in counted:
-            if seen_hyp == hyp_tokens and seen_refs == ref_tokens:
+        for seen_hyp, seen_refs, seen_clip, seen in counted:
+            if seen_clip is clip and seen_hyp == hyp_tokens and seen_refs == ref_tokens:
                 matches = seen
                 break
         else:
-            matches = clipped_matches(hyp_tokens, ref_tokens, top)
-            counted.append((hyp_tokens, ref_tokens, matches))
+            matches = clip(hyp_tokens, ref_tokens, top)
+            counted.append((hyp_tokens, ref_tokens, clip, matches))
         builder.add(len(hyp_tokens), tuple(map(len, ref_tokens)), matches, dropped)
 
 
@@ -215,10 +231,11 @@ def _count_one_preprocessing(
     drop_empty_references: bool,
     max_order: int,
     builder: StatsBuilder,
+    clip: Clipping = clipped_matches,
 ) -> None:
     """The pure-Python pass for one preprocessing, :data:`CHUNK` segments at a time: each
     step is a C-level ``map`` over the chunk, and the builder sums a chunk at once (the
-    cyclic collector paused, :func:`cycle_collector_paused`)."""
+    cyclic collector paused, :func:`cycle_collector_paused`); ``clip`` counts the matches."""
     segments = zip(hypotheses, references)
     while chunk := list(islice(segments, CHUNK)):
         with cycle_collector_paused():
@@ -232,5 +249,5 @@ def _count_one_preprocessing(
             ref_tokens = list(map(list, map(map, repeat(prepare_reference), refs)))
             builder.add_many(list(map(len, hyp_tokens)),
                              list(map(tuple, map(map, repeat(len), ref_tokens))),
-                             list(map(clipped_matches, hyp_tokens, ref_tokens, repeat(max_order))),
+                             list(map(clip, hyp_tokens, ref_tokens, repeat(max_order))),
                              dropped)

@@ -15,6 +15,7 @@ from bleu_harness.bleu.conventions import (
     mteval,
     multibleu,
     nltk,
+    npm_bleu_score,
     sacrebleu,
     t2t,
     tfmodels,
@@ -27,7 +28,8 @@ from bleu_harness.bleu.conventions import (
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
-           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext)
+           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext,
+           npm_bleu_score)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

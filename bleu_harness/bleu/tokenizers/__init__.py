@@ -16,6 +16,9 @@ statistics are those of the library it follows.
   (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
 * :mod:`~bleu_harness.bleu.tokenizers.fairseq` -- ``fairseq-score``'s line to ids (``fairseq``:
   whitespace words, ``</s>`` appended, ``libbleu``'s pad/eos trimming, ``<unk>`` unmatched);
+* :mod:`~bleu_harness.bleu.tokenizers.javascript` -- npm ``bleu-score``'s ``split(' ')``, its
+  n-grams counted as keys of a JavaScript object (``js-split-space``: names of
+  ``Object.prototype`` miscount, so the tokenizer brings its own ``clipped_matches``);
 * :mod:`~bleu_harness.bleu.tokenizers.ptb` -- pycocoevalcap's Stanford PTBTokenizer pipeline,
   ``ptb`` and ``ptb-cased`` (Java and pycocoevalcap's jar; unavailable without them).
 
@@ -29,6 +32,7 @@ from collections.abc import Callable
 
 from bleu_harness.bleu.tokenizers.chinese import tokenize_zh
 from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq
+from bleu_harness.bleu.tokenizers.javascript import tokenize_js_split_space
 from bleu_harness.bleu.tokenizers.perl import (
     MULTIBLEU_DETOK_LC,
     MULTIBLEU_WMT06,
@@ -86,6 +90,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "ptb": tokenize_ptb,
     "ptb-cased": tokenize_ptb_cased,
     "fairseq": tokenize_fairseq,
+    "js-split-space": tokenize_js_split_space,
 }
 
 #: Named tokenizations that split hypotheses and references differently (a
