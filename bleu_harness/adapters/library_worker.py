@@ -230,10 +230,21 @@ def fast_bleu_info():
 
 
 def fast_bleu_score(request):
-    """``fast_bleu.BLEU``: one hypothesis against its references, smoothing 0 or 1."""
+    """``fast_bleu.BLEU``: one hypothesis against its references, smoothing 0 or 1 -- with
+    its own option names under the fast-bleu convention, NLTK's under NLTK's."""
     from fast_bleu import BLEU
 
     options = request["options"]
+    if request.get("convention") == "fast-bleu":
+        weights = _tuples(options.get("weights", (0.25, 0.25, 0.25, 0.25)))
+        several = bool(weights) and isinstance(weights[0], tuple)
+        vectors = weights if several else (weights,)
+        bleu = BLEU([r.split() for r in request["references"][0]], dict(enumerate(vectors)),
+                    smoothing_func=options.get("smoothing_func", 1),
+                    auto_reweight=options.get("auto_reweight", False))
+        scores = bleu.get_score([request["hypotheses"][0].split()])
+        found = [scores[i][0] for i in range(len(vectors))]
+        return found if several else found[0]
     weights = tuple(options.get("weights", (0.25, 0.25, 0.25, 0.25)))
     method = options.get("smoothing", "method0")
     method = {"method0": 0, "method1": 1}.get(method, method)

@@ -52,16 +52,23 @@ def fast_bleu_method(options) -> int | None:
     return {"method0": 0, "method1": 1, 0: 0, 1: 1}.get(options.get("smoothing", "method0"))
 
 
+#: The conventions fast-bleu answers for: its own (exactly), and NLTK's sentence BLEU (to
+#: float32 precision: its weights are C floats).
+FAST_BLEU_CONVENTIONS = ("fast-bleu", "nltk")
+
+
 def fast_bleu_decline(request: BackendRequest) -> str:
     """fast-bleu scores each hypothesis against the whole reference set, so it answers for
-    one hypothesis at a time (NLTK ``sentence_bleu``). Its weights must sum to 1 within
-    1e-15 and have at least two entries (an ``assert``); method1's epsilon is fixed."""
+    one hypothesis at a time (NLTK ``sentence_bleu``). As NLTK, its weights must sum to 1
+    within 1e-15 and have at least two entries (an ``assert``); method1's epsilon is fixed."""
     options = request.options
     weights = options.get("weights", DEFAULT_WEIGHTS)
-    if request.convention != "nltk":
-        return only("nltk", "fast-bleu", request)
+    if request.convention not in FAST_BLEU_CONVENTIONS:
+        return "fast-bleu implements only the fast-bleu and nltk conventions"
     if request.level != "sentence" or len(request.hypotheses) != 1:
         return "fast-bleu scores one hypothesis at a time (sentence level)"
+    if request.convention == "fast-bleu":
+        return ""  # its own options: it answers what it answers
     if not request.references[0]:
         return "fast-bleu needs a reference"
     if fast_bleu_method(options) is None or set(options) - {"weights", "smoothing", "epsilon"}:
@@ -79,7 +86,7 @@ def fast_bleu_decline(request: BackendRequest) -> str:
 
 def fast_bleu_settle(request: BackendRequest, outcome: BackendOutcome) -> BackendOutcome:
     """Its method0 floor underflows to 0.0 where NLTK keeps a tiny positive score."""
-    if (isinstance(outcome, Value) and outcome.score == 0.0
+    if (request.convention == "nltk" and isinstance(outcome, Value) and outcome.score == 0.0
             and fast_bleu_method(request.options) == 0):
         return Unsupported("fast-bleu's method0 floor underflows to 0.0 where NLTK keeps a "
                            "tiny positive score (measured: fast-bleu 0.0.90)")
@@ -88,7 +95,7 @@ def fast_bleu_settle(request: BackendRequest, outcome: BackendOutcome) -> Backen
 
 def fast_bleu_backend(python: str = sys.executable) -> Backend:
     """``fast_bleu.BLEU`` (C++): NLTK's sentence BLEU with ``smoothing_func`` 0 or 1."""
-    return Backend(name="fast-bleu", role=LIBRARY, conventions=("nltk",),
+    return Backend(name="fast-bleu", role=LIBRARY, conventions=FAST_BLEU_CONVENTIONS,
                    command=library_worker_command("fast-bleu", python),
                    tolerance=FLOAT32_TOLERANCE, decline=fast_bleu_decline,
                    settle=fast_bleu_settle, module="fast_bleu", python=python)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from bleu_harness.bleu import fdlibm
+from bleu_harness.bleu import fdlibm, x87
 from bleu_harness.bleu.arithmetic import LOG_ZERO, float32
 from bleu_harness.bleu.corpus import CorpusStats, segment_corpus
 from bleu_harness.bleu.history import NLTK
@@ -39,7 +39,9 @@ class Arithmetic:
     #: "steps": float32 after every operation, the total from 0.0 (torchmetrics tensors);
     #: "product": ``bleu = 1.; bleu *= p_n`` in order, then ``bleu ** (1./N)`` (pycocoevalcap,
     #: uniform weights: :data:`PRODUCT_FORM`; npm bleu-score's ``reduce((acc, p) => acc * p,
-    #: 1)`` and ``Math.pow(product, 1 / maxN)``).
+    #: 1)`` and ``Math.pow(product, 1 / maxN)``); "x87": fast-bleu's ``long double`` steps
+    #: (:func:`bleu_harness.bleu.x87.weighted_log_sum`: ``logl`` of each exact precision, a
+    #: double sum rounded through 80 bits at each order, then ``exp`` in double).
     log_sum: str = "fsum"
     #: "r/c": ``exp(1 - r/c)``; "1/ratio": ``exp(1 - 1/(c/r))`` (TF-NMT, T2T);
     #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``).
@@ -78,6 +80,8 @@ class Arithmetic:
         need uniform, unnormalised weights and a smoothing that is not NLTK's."""
         if self.log_sum == "product":
             return _product_fits(k)
+        if self.log_sum == "x87":
+            return _x87_fits(k)
         if self.log_sum != "mean" and self.unit != "percent" and self.bp != "exponent":
             return True
         weights = _first_vector(k.weights)
@@ -102,6 +106,19 @@ def _product_fits(k: KnobSettings) -> bool:
     return (all(len(set(v)) <= 1 for v in _all_vectors(k.weights)) and not k.normalise
             and k.empty_order == "zero" and k.zero == "zero"
             and not k.smoothing.startswith("nltk-"))
+
+
+def _x87_fits(k: KnobSettings) -> bool:
+    """fast-bleu's form: precisions as exact fractions, no smoothing or its floor (method1),
+    a zero order that ends the score or counts as ``LDBL_MIN`` (method0)."""
+    return (k.smoothing in ("none", "floor") and k.empty_order == "zero" and not k.normalise
+            and k.zero in ("zero", "tiny-long-double") and not k.float32)
+
+
+def _decimal(value: float) -> Fraction:
+    """A smoothing parameter as the decimal it is written as (fast-bleu's method1 epsilon is
+    ``Fraction(1, 10)``, ``nltk.cpp:45``, not the double nearest 0.1)."""
+    return Fraction(repr(value))
 
 
 def reference_length(corpus: CorpusStats, k: KnobSettings) -> int | float:
@@ -191,6 +208,7 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
     if k.smoothing.startswith("nltk-"):
         return _nltk_precisions(corpus, k, matches, totals, raw)
     percent = a.unit == "percent"
+    exact = a.log_sum == "x87"  # fast-bleu: Fraction(num, den), its floor 1 / (10 den)
     value = k.smoothing_value
     out: list[tuple[Any, bool]] = []
     halvings = 1
@@ -212,6 +230,8 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
             mm, tt = m + value, t + value
             p = ((100.0 * mm / tt) if percent else mm / tt) if tt else 0.0
             out.append((r32(p), r + value != 0))
+        elif m > 0 and exact:
+            out.append((Fraction(m, t), True))
         elif m > 0 and a.reciprocal_precision:
             rounded = float32 if a.reciprocal_precision == "float32" else _same
             out.append((rounded(rounded(1 / t) * m), True))
@@ -219,6 +239,8 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
             out.append((r32(100.0 * m / t if percent else m / t), True))
         elif t == 0:
             out.append((0.0, r > 0))
+        elif k.smoothing == "floor" and exact:
+            out.append((_decimal(value) / t, r > 0))
         elif k.smoothing == "floor":
             out.append((100.0 * value / t if percent else value / t, r > 0))
         elif k.smoothing == "nist-geometric":
@@ -232,6 +254,13 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
 def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: int,
              ref_len: int) -> tuple[float, bool]:
     """exp of the weighted log sum, and whether the BP is already folded into it."""
+    if any(p != p for p, _ in precisions[:len(weights)]):
+        return math.nan, False  # a NaN count (npm bleu-score's object keys) makes NaN anywhere
+    if a.log_sum == "x87":  # fast-bleu: nltk.cpp:135-148
+        if k.zero == "zero" and any(p == 0 for p, _ in precisions[:len(weights)]):
+            return 0.0, False
+        return _c_exp(x87.weighted_log_sum(
+            weights, [None if p == 0 else p for p, _ in precisions])), False
     if a.log_sum == "product":  # pycocoevalcap: bleu *= p in order; bleu ** (1./N)
         product = 1.0
         for p, _ in precisions[:len(weights)]:
@@ -260,6 +289,9 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
         if p == 0 or (p < 0 and k.zero == "dropped"):
             if w == 0 or k.zero == "dropped":
                 continue  # 0 * log 0 leaves the order out (MATLAB: a zero weight)
+            if k.zero == "tiny-long-double":  # fast-bleu's method0: log(LDBL_MIN)
+                terms.append((w, float(x87.LOG_LDBL_MIN)))
+                continue
             if k.zero != "tiny":
                 return 0.0, False
             p = sys.float_info.min
@@ -285,6 +317,14 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
     if a.log_sum == "sum":
         return math.exp(sum(w * lp for w, lp in terms)), False
     return math.exp(math.fsum(w * lp for w, lp in terms)), False
+
+
+def _c_exp(x: float) -> float:
+    """C's ``exp``: ``inf`` on overflow where ``math.exp`` raises."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
 
 
 def reweighed(hyp_len: int) -> tuple[float, ...]:

@@ -66,6 +66,9 @@ MEANINGS: dict[str, dict[Any, str]] = {
                       False: "no early 0 when nothing matches"},
     "zero": {"zero": "an order without a match makes the score 0",
              "tiny": "an order without a match counts as sys.float_info.min (a tiny score)",
+             "tiny-long-double": "an order without a match counts as the long double "
+                                 "minimum 2**-16382 (fast-bleu method0): the score "
+                                 "underflows to 0 unless its weight is 0",
              "zero-before-smoothing": "any order without a match makes the score 0, before "
                                       "smoothing",
              "dropped": "an order whose precision is still 0 after smoothing is left out of "
@@ -108,6 +111,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
            "epsilon": "brevity penalty exp(1 - 1/ratio) when ratio = (c + 1e-15) / (r + 1e-9) "
                       "< 1: just under 1 when c == r (pycocoevalcap)"},
     "unreferenced_length": {None: "a segment without references has no reference length",
+                            0: "a segment without references is scored (fast-bleu: nothing "
+                               "matches, so 0)",
                             9999: "a segment without references counts 9999 (multi-bleu's "
                                   "initial closest length)",
                             -1: "a segment without references counts -1 (SacreBLEU)"},

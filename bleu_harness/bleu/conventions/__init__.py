@@ -10,6 +10,7 @@ from bleu_harness.bleu.conventions import (
     coco,
     comparemt,
     fairseq,
+    fast_bleu,
     ignite,
     matlab,
     mteval,
@@ -29,7 +30,7 @@ from bleu_harness.bleu.conventions import (
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
            torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext,
-           npm_bleu_score)
+           npm_bleu_score, fast_bleu)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

@@ -16,6 +16,8 @@ statistics are those of the library it follows.
   (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
 * :mod:`~bleu_harness.bleu.tokenizers.fairseq` -- ``fairseq-score``'s line to ids (``fairseq``:
   whitespace words, ``</s>`` appended, ``libbleu``'s pad/eos trimming, ``<unk>`` unmatched);
+* :mod:`~bleu_harness.bleu.tokenizers.cstrings` -- fast-bleu's ``str.split()`` tokens as C
+  strings, each cut at its first NUL (``split-c-strings``);
 * :mod:`~bleu_harness.bleu.tokenizers.javascript` -- npm ``bleu-score``'s ``split(' ')``, its
   n-grams counted as keys of a JavaScript object (``js-split-space``: names of
   ``Object.prototype`` miscount, so the tokenizer brings its own ``clipped_matches``);
@@ -31,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bleu_harness.bleu.tokenizers.chinese import tokenize_zh
+from bleu_harness.bleu.tokenizers.cstrings import tokenize_c_strings
 from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq
 from bleu_harness.bleu.tokenizers.javascript import tokenize_js_split_space
 from bleu_harness.bleu.tokenizers.perl import (
@@ -91,6 +94,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "ptb-cased": tokenize_ptb_cased,
     "fairseq": tokenize_fairseq,
     "js-split-space": tokenize_js_split_space,
+    "split-c-strings": tokenize_c_strings,
 }
 
 #: Named tokenizations that split hypotheses and references differently (a
