@@ -240,13 +240,31 @@ def _differential_checks(case: Case, roles: Roles):
             for library in libraries:
                 follow, note = _release_followed(roles, convention, library)
                 shown = effective_options(case, convention, options)
+                skip = _options_missing(convention, case.level, shown, follow, library)
                 yield PlannedCheck(DIFFERENTIAL, under_test, convention,
                                    {**shown, "version": follow} if follow else shown,
-                                   subject=request_for(case, under_test, convention, options,
-                                                       follow),
-                                   reference=request_for(case, library.name, convention, options),
+                                   subject=None if skip else request_for(
+                                       case, under_test, convention, options, follow),
+                                   reference=None if skip else request_for(
+                                       case, library.name, convention, options),
                                    other=library.name, tolerance=library.tolerance,
-                                   drift_note=note)
+                                   drift_note=note, skip=skip)
+
+
+def _options_missing(convention: str, level: str, options: Mapping[str, Any], follow: str,
+                     library: BackendInfo) -> str:
+    """Why the library cannot be asked with options recorded for other releases (NLTK
+    3.2.4-3.2.5's ``emulate_multibleu`` against NLTK 3.10.4), or ''."""
+    spec, history = CONVENTIONS.get(convention), HISTORIES.get(convention)
+    if spec is None or history is None or "version" in options:
+        return ""
+    release = follow or (library.version if history.supports(library.version)
+                         else history.latest)
+    try:
+        spec.resolve(level, {**options, "version": release})
+    except ValueError as error:
+        return f"{library.name} {library.version} has no such option ({error})"
+    return ""
 
 
 def _release_followed(roles: Roles, convention: str, library: BackendInfo) -> tuple[str, str]:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.cases.loader import tag_vocabulary
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.compare import expected_float, is_full_repr
@@ -93,13 +94,26 @@ def sentence_has_one_segment(cases: Sequence[Case]) -> Iterator[Problem]:
 
 
 def options_valid(cases: Sequence[Case]) -> Iterator[Problem]:
+    """The options as the engine resolves them for the expectation: at the newest modelled
+    release of its ``versions`` range where its default release is outside it (an option
+    that only some releases have, NLTK 3.2.4-3.2.5's ``emulate_multibleu``)."""
     for case in cases:
         for e in case.expectations:
             convention = CONVENTIONS.get(e.convention)
             if convention is None:
                 continue  # BH012 says so
+            options = dict(e.options)
+            history, spec = HISTORIES.get(e.convention), e.versions.get(e.convention)
+            if history is not None and spec and "version" not in options:
+                try:
+                    outside = history.latest not in SpecifierSet(spec)
+                except InvalidSpecifier:
+                    outside = False  # BH008 says so
+                picked = history.pick(spec) if outside else None
+                if picked:
+                    options["version"] = picked
             try:
-                convention.resolve(case.level, dict(e.options))
+                convention.resolve(case.level, options)
             except (ValueError, TypeError, OverflowError) as error:
                 yield _problem(case, e.line, "BH007", str(error))
 
