@@ -327,6 +327,54 @@ def _c_exp(x: float) -> float:
         return math.inf
 
 
+def item_sizes(items: Any, segment_count: int) -> list[int]:
+    """How many consecutive segments each item holds: ``k`` each, or the sizes given (a
+    ``ValueError`` where they do not cover the segments)."""
+    sizes = [items] * (segment_count // items) if isinstance(items, int) else list(items)
+    if sum(sizes) != segment_count or not all(size >= 1 for size in sizes):
+        raise ValueError(f"items of {items} predictions do not cover {segment_count} "
+                         "segments")
+    return sizes
+
+
+def item_lengths(corpus: CorpusStats, items: Any) -> tuple[int, int]:
+    """jury's adjusted lengths (``bleu_for_language_generation.py:228-231``): the sum of each
+    item's longest prediction, and of its shortest reference (``get_token_lengths`` with
+    ``min`` and ``max``); an item's references are its first segment's."""
+    if corpus.segments is None:
+        raise ValueError("items need each segment's statistics (a preprocessing with "
+                         "segments=True)")
+    adjusted_ref = adjusted_hyp = 0
+    start = 0
+    for size in item_sizes(items, len(corpus.segments)):
+        group = corpus.segments[start:start + size]
+        start += size
+        adjusted_ref += int(min(group[0].ref_lens))
+        adjusted_hyp += int(max(s.hyp_len for s in group))
+    return adjusted_hyp, adjusted_ref
+
+
+def adjusted_for_items(scores, corpus: CorpusStats, items: Any, hyp_len: int,
+                       ref_len: int | float, bp: float) -> tuple[list, float]:
+    """jury's multi-prediction BLEU (obss/jury@c8d32259
+    ``jury/metrics/bleu/bleu_for_language_generation.py:225-266``): the score of the
+    flattened pairs, whose length ratio ``hyp_len / ref_len`` decides; above 1 it stands (BP
+    1.0), else it is multiplied by ``adjusted_bp / bp``, where ``bp = exp(1 - 1/ratio)`` and
+    ``adjusted_bp`` is the same of the items' lengths: the sum of each item's longest
+    prediction over the sum of its shortest reference (above 1 when those predictions are
+    the longer). Returns the scores and the BP jury reports."""
+    if all(size == 1 for size in item_sizes(items, corpus.segment_count)):
+        return list(scores), bp  # jury's single-prediction path: compute_bleu's score as is
+    adjusted_hyp, adjusted_ref = item_lengths(corpus, items)
+    ratio = hyp_len / ref_len
+    adjusted_ratio = adjusted_hyp / adjusted_ref
+    if ratio > 1.0:
+        return list(scores), 1.0
+    flat_bp = math.exp(1 - 1.0 / ratio)
+    adjusted_bp = math.exp(1 - 1.0 / adjusted_ratio)
+    return [score * (adjusted_bp / flat_bp) for score in scores], adjusted_bp
+
+
 def reweighed(hyp_len: int) -> tuple[float, ...]:
     """NLTK's ``auto_reweigh``: ``(1 / hyp_len,) * hyp_len`` (a ``ZeroDivisionError`` for an
     empty hypothesis)."""
@@ -416,4 +464,6 @@ def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int
             if a.scale_in_float32:
                 score = float32(score)
         scores.append(score)
+    if k.items is not None:
+        scores, bp = adjusted_for_items(scores, corpus, k.items, hyp_len, ref_len, bp)
     return done(None, scores, precisions)

@@ -133,6 +133,9 @@ MEANINGS: dict[str, dict[Any, str]] = {
                 "sentence-mean": "the mean of the segments' sentence scores (ignite's macro "
                                  "average)"},
     "smoothing_value": {None: "no smoothing parameter"},
+    "items": {None: "one prediction per item (no length adjustment)",
+              1: "one prediction per item (jury: each segment its own item, no length "
+                 "adjustment)"},
 }
 
 
@@ -202,6 +205,11 @@ class KnobSettings:
     #: "corpus": one score of the summed statistics; "sentence-mean": each segment scored
     #: alone under these knobs, the scores summed in order and divided by their number.
     average: str = "corpus"
+    #: Predictions per item, where several predictions share an item's references (jury):
+    #: ``k`` for items of ``k`` consecutive segments, or each item's count; ``None`` for one
+    #: each. The BP is then re-scaled by the items' lengths (``compute``'s
+    #: :func:`~bleu_harness.bleu.compute.adjusted_for_items`).
+    items: Any = None
     scale: float = 1.0
     version: str = ""
     #: How the convention's tool writes the arithmetic in floats: not a scoring knob and never
@@ -245,7 +253,8 @@ class KnobSettings:
     def preprocessing(self) -> tuple[Preprocessing, Callable[[str], str] | None]:
         """The engine's preprocessing for the tokenizer and case knobs, and a case folding
         to apply to the text first where the tokenizer has no folding variant."""
-        segments = self.average == "sentence-mean"  # each segment is scored alone
+        # each segment is scored alone, or grouped into items
+        segments = self.average == "sentence-mean" or self.items is not None
         for folding, (base, case) in FOLDING_TOKENIZERS.items():
             if self.tokenizer == base and self.case == case:
                 return Preprocessing(folding, False, self.drop_empty_references,
@@ -265,7 +274,8 @@ class KnobSettings:
                           and not (f.name in ("version", "smoothing_value")
                                    and getattr(self, f.name) in ("", None))
                           and not (f.name == "rounding" and self.rounding is None)
-                          and not (f.name == "average" and self.average == "corpus")]
+                          and not (f.name == "average" and self.average == "corpus")
+                          and not (f.name == "items" and self.items is None)]
         return "|".join(parts)
 
 
@@ -285,6 +295,8 @@ def signature_value(knob: str, value: Any) -> str:
         return ";".join(",".join(f"{w:g}" for w in vector) for vector in vectors)
     if knob == "tokenizer":
         return tokenizer_name(value)
+    if knob == "items" and isinstance(value, tuple):
+        return ",".join(map(str, value))
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -303,6 +315,9 @@ def describe(knob: str, value: Any) -> str:
                 else "no input checks")
     if knob == "smoothing_value" and value is not None:
         return f"smoothing parameter {value:g}"
+    if knob == "items" and value not in (None, 1):
+        return (f"predictions grouped into items of {signature_value(knob, value)} (jury's "
+                f"adjusted BP: each item's longest prediction and shortest reference)")
     return MEANINGS.get(knob, {}).get(value, f"{knob}={value}")
 
 

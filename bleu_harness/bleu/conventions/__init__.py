@@ -12,6 +12,7 @@ from bleu_harness.bleu.conventions import (
     fairseq,
     fast_bleu,
     ignite,
+    jury,
     matlab,
     mteval,
     multibleu,
@@ -30,7 +31,7 @@ from bleu_harness.bleu.conventions import (
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
            torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext,
-           npm_bleu_score, fast_bleu)
+           npm_bleu_score, fast_bleu, jury)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

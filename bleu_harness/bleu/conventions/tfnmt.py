@@ -77,27 +77,28 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
         **case_and_tokenizer(preprocessing(options)))
 
 
-def _check(corpus: CorpusStats, options: Mapping[str, Any]) -> None:
+def check(corpus: CorpusStats, options: Mapping[str, Any], name: str = NAME) -> None:
     """Where ``compute_bleu`` raises: ``min()`` of no lengths or no precisions, and the two
-    divisions of its ``ratio`` and BP by a length of 0."""
+    divisions of its ``ratio`` and BP by a length of 0 (``name``: the convention whose
+    error it is, jury's too)."""
     if corpus.has_segment_without_references:
-        raise ConventionError(NAME, "min() of a segment's reference lengths needs a reference",
+        raise ConventionError(name, "min() of a segment's reference lengths needs a reference",
                               "ValueError")
     if options["max_order"] == 0:
-        raise ConventionError(NAME, "max_order=0 leaves no precisions, and min() of none "
+        raise ConventionError(name, "max_order=0 leaves no precisions, and min() of none "
                               "raises", "ValueError")
     if corpus.ref_len("shortest") == 0:
-        raise ConventionError(NAME, "ratio = c / r with a reference length of 0",
+        raise ConventionError(name, "ratio = c / r with a reference length of 0",
                               "ZeroDivisionError")
     if corpus.hyp_len == 0:
-        raise ConventionError(NAME, "exp(1 - 1. / ratio) with a hypothesis length of 0",
+        raise ConventionError(name, "exp(1 - 1. / ratio) with a hypothesis length of 0",
                               "ZeroDivisionError")
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
     """The input checks, then the knob arithmetic (``sum`` of weighted logs, BP from
     ``1/ratio``), reported with the (smoothed) precisions and the length ratio."""
-    _check(corpus, options)
+    check(corpus, options)
     c = compute(corpus, knobs(options, level))
     return Finished(c.scores, tuple(p for p, _ in c.precisions), c.matches, c.totals, c.bp,
                     c.hyp_len, c.ref_len, details={"ratio": float(c.hyp_len) / c.ref_len})

@@ -18,6 +18,8 @@ statistics are those of the library it follows.
   whitespace words, ``</s>`` appended, ``libbleu``'s pad/eos trimming, ``<unk>`` unmatched);
 * :mod:`~bleu_harness.bleu.tokenizers.cstrings` -- fast-bleu's ``str.split()`` tokens as C
   strings, each cut at its first NUL (``split-c-strings``);
+* :mod:`~bleu_harness.bleu.tokenizers.punctuation` -- jury's ``DefaultTokenizer`` without its
+  case folding: ASCII punctuation to spaces, then ``str.split()`` (``ascii-punct-split``);
 * :mod:`~bleu_harness.bleu.tokenizers.javascript` -- npm ``bleu-score``'s ``split(' ')``, its
   n-grams counted as keys of a JavaScript object (``js-split-space``: names of
   ``Object.prototype`` miscount, so the tokenizer brings its own ``clipped_matches``);
@@ -59,6 +61,7 @@ from bleu_harness.bleu.tokenizers.sacrebleu import (
 )
 from bleu_harness.bleu.tokenizers import ptb
 from bleu_harness.bleu.tokenizers.ptb import tokenize_ptb, tokenize_ptb_cased
+from bleu_harness.bleu.tokenizers.punctuation import tokenize_ascii_punct_split
 from bleu_harness.bleu.tokenizers.t2t import tokenize_intl_unicodedata, tokenize_t2t
 from bleu_harness.bleu.tokenizers.tfnmt import (
     tokenize_split_space,
@@ -95,6 +98,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "fairseq": tokenize_fairseq,
     "js-split-space": tokenize_js_split_space,
     "split-c-strings": tokenize_c_strings,
+    "ascii-punct-split": tokenize_ascii_punct_split,
 }
 
 #: Named tokenizations that split hypotheses and references differently (a
