@@ -77,8 +77,12 @@ def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
             continue
         if info.role == ENGINE:
             engine = info if divergence_map else None
-        elif info.name in EXTRA_LIBRARIES:
-            extras[info.conventions[0]] = extras.get(info.conventions[0], ()) + (info,)
+        elif info.name in EXTRA_LIBRARIES:  # beside each convention's primary library,
+            for convention in info.conventions:  # and the primary of its own (fast-bleu)
+                if convention == info.name:
+                    libraries[convention] = info
+                else:
+                    extras[convention] = extras.get(convention, ()) + (info,)
         elif info.role == LIBRARY:
             libraries[info.conventions[0]] = info
     return Roles(under_test=under_test, claims=claims, is_engine_under_test=is_engine,

@@ -84,14 +84,28 @@ def count(
     pass over ``hypotheses`` and ``references`` (validated, equally long).
 
     With the C kernel built (:mod:`bleu_harness.bleu.native`), one C pass serves every key;
-    otherwise one Python pass does. Keys that keep each segment's statistics
-    (``Preprocessing.segments``) are counted by the Python pass, which keeps them.
+    otherwise one Python pass does. Keys the C pass cannot count -- that keep each segment's
+    statistics (``Preprocessing.segments``), tokenize by role, or clip their own way -- are
+    counted by the Python pass beside it (the input is then read twice).
     """
-    if any(key.segments for key in needed):
-        return _count_with_segments(hypotheses, references, needed)
     if not native.AVAILABLE:
         return count_in_python(hypotheses, references, needed)
-    return count_in_c(hypotheses, references, needed)
+    in_python = {key: order for key, order in needed.items() if _python_only(key)}
+    if not in_python:
+        return count_in_c(hypotheses, references, needed)
+    if len(in_python) == len(needed):
+        return count_in_python(hypotheses, references, needed)
+    hypotheses, references = list(hypotheses), list(references)
+    counted = count_in_c(hypotheses, references,
+                         {key: order for key, order in needed.items() if key not in in_python})
+    counted.update(count_in_python(hypotheses, references, in_python))
+    return {key: counted[key] for key in needed}
+
+
+def _python_only(key: Preprocessing) -> bool:
+    """Whether only the Python pass counts ``key``: it keeps each segment's statistics,
+    tokenizes hypotheses and references differently, or clips its own way."""
+    return key.segments or splits_by_role(key) or clips_its_own_way(key)
 
 
 def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[str]], CorpusStats]:
@@ -108,21 +122,6 @@ def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[s
         return count_in_python((hypothesis,), (references,), needed)[key]
 
     return counted
-def _count_with_segments(
-    hypotheses: Iterable[str],
-    references: Iterable[Sequence[str]],
-    needed: Mapping[Preprocessing, int],
-) -> dict[Preprocessing, CorpusStats]:
-    """:func:`count` where some keys keep each segment's statistics: those by the Python pass
-    (which keeps them), the others as :func:`count` counts them; the input is read twice."""
-    hypotheses, references = list(hypotheses), list(references)
-    kept = {key: order for key, order in needed.items() if key.segments}
-    rest = {key: order for key, order in needed.items() if not key.segments}
-    counted = count(hypotheses, references, rest) if rest else {}
-    counted.update(count_in_python(hypotheses, references, kept))
-    return {key: counted[key] for key in needed}
-
-
 def count_in_c(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],

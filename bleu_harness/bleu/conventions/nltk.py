@@ -17,7 +17,15 @@ step, with the same number types, so the floats agree bit for bit:
   hypothesis length (3.4, #2083) and the 3.6 formula (PR #2681); method2 leaves p_1 alone
   (3.6, PR #2572);
 * ``bp * exp(fsum(w_i * log(p_i) for ... if p_i > 0))`` — non-positive precisions are dropped
-  (3.6.6, PR #2839); weights are used as given, never normalised.
+  (3.6.6, PR #2839); weights are used as given, never normalised;
+* ``emulate_multibleu=True``, an option of 3.2.4 and 3.2.5 only (their
+  ``translate/bleu_score.py`` is one file; gone in 3.3): ``SmoothingFunction.method0``
+  returns ``[sys.float_info.min]`` alone at the first order without a match when its index
+  is below 5, so the sum is the first weight times ``log(2**-1022)`` (a first weight of 0
+  leaves the brevity penalty), from the sixth order on it ends the product as 3.2.5 does;
+  ``corpus_bleu`` returns ``round(s, 4)``, after its int ``0`` for no unigram match. Held to
+  the real 3.2.5 (``tests/test_nltk_emulate_multibleu.py``); ``identify`` does not search it
+  (its scores are the unrounded ones as printed, or 0.0).
 """
 
 from __future__ import annotations
