@@ -14,7 +14,7 @@ from __future__ import annotations
 from importlib.metadata import version
 from pathlib import Path
 
-import yaml
+from family_file import write_family  # tools/ is on the path of a script run from it
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "cases" / "families" / "fast-bleu.yaml"
@@ -107,10 +107,6 @@ def nltk_value(hypothesis: str, references: list[str], options: dict) -> tuple[d
     return nltk_options, {"value": repr(float(value))}
 
 
-class _NoAliases(yaml.SafeDumper):
-    def ignore_aliases(self, data) -> bool:
-        return True
-
 
 def main() -> int:
     fast, nltk = version("fast-bleu"), version("nltk")
@@ -132,19 +128,14 @@ def main() -> int:
         cases.append({"id": case_id, "description": description, "tags": tags,
                       "level": "sentence",
                       "segments": [{"hyp": hypothesis, "refs": references}], "expect": expect})
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/fast_bleu_cases.py", (
             f"fast-bleu {fast} (fast_bleu.BLEU, C++): NLTK's sentence BLEU against a reference "
             "set, method1 by default, weights held as C floats (an int weight as 0.0), "
             "method0's zero orders as log(LDBL_MIN) (0.0 where NLTK gives a tiny float), a "
             "long double log sum a few ulps from NLTK's, tokens read as C strings, the wrapper's "
             f"assertions. Values from the installed fast-bleu, NLTK {nltk}'s beside, written "
             "by tools/fast_bleu_cases.py."),
-         "cases": cases},
-        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
-        default_flow_style=None)
-    OUT.write_text("# Written by tools/fast_bleu_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 cases)
     return 0
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import yaml
+from family_file import write_family  # tools/ is on the path of a script run from it
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -80,10 +80,6 @@ CASES = [
 ]
 
 
-class _NoAliases(yaml.SafeDumper):
-    def ignore_aliases(self, data) -> bool:
-        return True
-
 
 def expectations(items, options: dict, figures: bool) -> list[dict]:
     sizes = [len(predictions) for predictions, _ in items]
@@ -114,8 +110,7 @@ def main() -> int:
                       "level": "corpus",
                       "segments": [{"hyp": h, "refs": list(refs)} for preds, refs in items
                                    for h in preds], "expect": expect})
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/jury_cases.py", (
             f"jury {VERSION}'s bleu (Bleu.construct().compute): TF-NMT's compute_bleu on "
             "DefaultTokenizer tokens (ASCII punctuation to spaces, lowercased); several "
             "predictions per item are paired with its references and the BP re-scaled by "
@@ -123,11 +118,7 @@ def main() -> int:
             "corpus is the longer; Collator's IndexErrors. The segments are the flattened "
             "pairs (predictions_per_item groups them). Values from jury's own files run by "
             "tools/jury_cases.py."),
-         "cases": cases},
-        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
-        default_flow_style=None)
-    OUT.write_text("# Written by tools/jury_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 cases)
     return 0
 
 

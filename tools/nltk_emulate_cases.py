@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
+from family_file import write_family  # tools/ is on the path of a script run from it
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "cases" / "families" / "nltk-emulate-multibleu.yaml"
@@ -117,18 +117,14 @@ def main() -> int:
         cases.append({"id": case_id, "description": description, "tags": tags, "level": level,
                       "segments": [{"hyp": h, "refs": r} for h, r in zip(hyps, refs)],
                       "expect": expect})
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/nltk_emulate_cases.py", (
             "NLTK 3.2.4-3.2.5's emulate_multibleu=True (corpus_bleu/sentence_bleu, removed in "
             "3.3): method0 puts sys.float_info.min alone in place of the precisions from the "
             "first order without a match (below the sixth), so the sum is the first weight "
             "times log(2**-1022); every score is then rounded to 4 decimals. Values from the "
             f"real NLTK {version} (tools/atlas.py's environment), written by "
             "tools/nltk_emulate_cases.py."),
-         "cases": cases},
-        sort_keys=False, width=100, default_flow_style=None, allow_unicode=True)
-    OUT.write_text("# Written by tools/nltk_emulate_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 cases)
     return 0
 
 

@@ -17,7 +17,7 @@ import struct
 import subprocess
 from pathlib import Path
 
-import yaml
+from family_file import write_family  # tools/ is on the path of a script run from it
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "cases" / "families" / "npm-bleu-score.yaml"
@@ -81,10 +81,6 @@ CASES = [
 ]
 
 
-class _NoAliases(yaml.SafeDumper):
-    def ignore_aliases(self, data) -> bool:
-        return True
-
 
 def run(node: str, calls: list[list]) -> list[float]:
     done = subprocess.run([node, str(SERVER)], input="".join(json.dumps(c) + "\n" for c in calls),
@@ -120,19 +116,14 @@ def main() -> int:
         cases.append({"id": case_id, "description": description, "tags": tags,
                       "level": "sentence", "segments": [{"hyp": candidate, "refs": [reference]}],
                       "expect": expect})
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/npm_bleu_score_cases.py", (
             "npm bleu-score 1.0.4 (bleu(reference, candidate, maxN), JavaScript): one candidate "
             "against one reference, split(' ') tokens, n-grams as keys of object literals (a "
             "name of Object.prototype miscounts: NaN, or __proto__ never matching), no "
             "smoothing, Math.pow(product of the precisions, 1/maxN) times Math.exp(1 - r/c), "
             "both V8's. Values from the npm tarball's js/bleu.js run by node, written by "
             "tools/npm_bleu_score_cases.py."),
-         "cases": cases},
-        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
-        default_flow_style=None)
-    OUT.write_text("# Written by tools/npm_bleu_score_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 cases)
     return 0
 
 
