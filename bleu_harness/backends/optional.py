@@ -60,8 +60,9 @@ FAST_BLEU_CONVENTIONS = ("fast-bleu", "nltk")
 
 def fast_bleu_decline(request: BackendRequest) -> str:
     """fast-bleu scores each hypothesis against the whole reference set, so it answers for
-    one hypothesis at a time (NLTK ``sentence_bleu``). As NLTK, its weights must sum to 1
-    within 1e-15 and have at least two entries (an ``assert``); method1's epsilon is fixed."""
+    one hypothesis at a time (NLTK ``sentence_bleu``). Under its own convention it answers
+    whatever its options; under NLTK's, its weights must sum to 1 within 1e-15 and have at
+    least two entries (an ``assert``), and method1's epsilon is fixed."""
     options = request.options
     weights = options.get("weights", DEFAULT_WEIGHTS)
     if request.convention not in FAST_BLEU_CONVENTIONS:
