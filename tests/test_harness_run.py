@@ -125,29 +125,3 @@ def test_an_implementation_that_returns_one_score_for_a_list_of_weights_fails():
     lists = checks(result, "expectation")
     assert lists and any("a list of scores" in c.message for c in lists)
     assert result.exit_code == 1
-
-
-# --- the session's whole-corpus run (last: another worker may be building it) ---------
-
-def test_bundled_corpus_runs_clean(corpus_run):
-    run_read = corpus_run["run"]
-    assert corpus_run["exit_code"] == 0, [(r.case, r.message) for r in run_read.checks
-                                          if r.verdict in ("fail", "error")]
-    kinds = {(r.check, r.verdict) for r in run_read.checks}
-    assert {("expectation", "pass"), ("drift", "pass"), ("differential", "pass"),
-            ("divergence", "divergence")} <= kinds
-    assert {b.name for b in run_read.header.backends} >= {"own", "nltk", "sacrebleu"}
-    assert all(b.version for b in run_read.header.backends if b.ready)
-    assert run_read.footer.status == "complete"
-
-
-def test_the_knob_model_explains_every_divergence_of_the_corpus(corpus_run):
-    """Issue 14's goal: every pair of conventions that disagrees on a case has a cause --
-    the knobs whose switch makes them agree, an exception against a value included."""
-    divergences = [r for r in corpus_run["run"].checks if r.verdict == "divergence"]
-    assert divergences
-    unexplained = [(r.case, r.convention, r.other, (r.cause or {}).get("note"))
-                   for r in divergences if not (r.cause or {}).get("explained")]
-    assert not unexplained, unexplained[:10]
-    errors = [r for r in divergences if "input_rules" in r.cause["knobs"]]
-    assert errors and all("raises" in r.cause["sentence"] for r in errors)

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from bleu_harness.bleu.arithmetic import LOG_ZERO, float32
-from bleu_harness.bleu.corpus import CorpusStats, segment_corpus
+from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.smoothing import NLTK_PARAMETERS, SmoothingInputs, smooth
 
@@ -301,15 +301,12 @@ def _mean_of_sentences(corpus: CorpusStats, k: KnobSettings, a: Arithmetic,
     the number of segments (ignite's macro average: ``_sum_of_bleu += ...`` in a float64
     tensor, then ``_sum_of_bleu / _num_sentences``, pytorch/ignite@8a2a163e8a94
     ``ignite/metrics/nlp/bleu.py:240, 255, 270``)."""
-    if corpus.segments is None:
-        raise ValueError("a mean of sentence scores needs each segment's statistics "
-                         "(a preprocessing with segments=True)")
+    segments = corpus.segment_corpora
     sums: list[Any] = []
-    for segment in corpus.segments:
-        scores = _compute(segment_corpus(segment, corpus.max_order), k, a, available,
-                          zero).scores
+    for segment in segments:
+        scores = _compute(segment, k, a, available, zero).scores
         sums = [total + s for total, s in zip(sums or [0.0] * len(scores), scores)]
-    return tuple(total / len(corpus.segments) for total in sums)
+    return tuple(total / len(segments) for total in sums)
 
 
 def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int | None,
