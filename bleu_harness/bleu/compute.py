@@ -40,6 +40,8 @@ class Arithmetic:
     #: uniform weights: :data:`PRODUCT_FORM`).
     log_sum: str = "fsum"
     #: "r/c": ``exp(1 - r/c)``; "1/ratio": ``exp(1 - 1/(c/r))`` (TF-NMT, T2T);
+    #: "1/ratio-float32": the same with ``c/r``, ``1/ratio`` and ``1 - ...`` each a float32 and
+    #: ``math.exp`` in float64 (keras-hub's float32 NumPy state under NumPy 2's promotion);
     #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``).
     bp: str = "r/c"
     #: The native score is ``scale * score`` (multi-bleu's ``100 * $bleu``).
@@ -66,6 +68,12 @@ class Arithmetic:
     #: float64, the product not rounded (torchtext's ``bp * score.item()``,
     #: pytorch/text@a897aa927f94 ``torchtext/data/metrics.py:97-99``).
     float64_bp: bool = False
+    #: Each precision (``m / t``, or ``(m + k) / (t + k)``) is a float32 number, and the log
+    #: sum, exp and BP are float64 from there: keras-hub's ``float(matches[i]) /
+    #: possible_matches[i]`` of a float32 NumPy array element is a ``np.float32`` under
+    #: NumPy 2's promotion (keras-team/keras-hub@71453d08f59e
+    #: ``keras_hub/src/metrics/bleu.py:245-256``), and ``math.log`` reads it as it is.
+    float32_precisions: bool = False
 
     def fits(self, k: KnobSettings) -> bool:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
@@ -161,6 +169,8 @@ def brevity_penalty(hyp_len: int, ref_len: int | float, k: KnobSettings, a: Arit
         return 0.0
     if a.bp == "1/ratio":
         return math.exp(1 - 1.0 / (hyp_len / ref_len))
+    if a.bp == "1/ratio-float32":  # float32 steps are correctly rounded from float64 ones
+        return math.exp(float32(1 - float32(1.0 / float32(hyp_len / ref_len))))
     return r32(math.exp(r32(1 - r32(ref_len / hyp_len))))
 
 
@@ -184,6 +194,8 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
     if k.smoothing.startswith("nltk-"):
         return _nltk_precisions(corpus, k, matches, totals, raw)
     percent = a.unit == "percent"
+    if a.float32_precisions:
+        r32 = float32
     value = k.smoothing_value
     out: list[tuple[Any, bool]] = []
     halvings = 1
@@ -334,6 +346,8 @@ def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int
         vectors = (reweighed(hyp_len),)  # before anything else: 0 words divide by zero
         counted = hyp_len
         matches, raw, totals = matches[:counted], raw[:counted], totals[:counted]
+    if k.all_empty == "nan-ratio" and hyp_len == 0 and ref_len == 0:
+        return done("all empty", (math.nan,) * len(vectors))  # 0/0 in float32: no exception
     if not corpus.segment_count or counted == 0:
         return done("no orders", (zero,) * len(vectors))
     if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
