@@ -13,7 +13,7 @@ statistics are those of the library it follows.
 * :mod:`~bleu_harness.bleu.tokenizers.t2t` -- Tensor2Tensor's ``bleu_tokenize``;
 * :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip;
 * :mod:`~bleu_harness.bleu.tokenizers.kerashub` -- keras-hub ``Bleu``'s RE2 port of 13a
-  (``keras-13a``: no padding, its ``[\.,]$`` rule a no-op) and ``tf.strings.split``
+  (``keras-13a``: no padding, its final-period rule a no-op) and ``tf.strings.split``
   (``tf-split``: ASCII whitespace only);
 * :mod:`~bleu_harness.bleu.tokenizers.torchmetrics` -- torchmetrics' copies of SacreBLEU's
   (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
