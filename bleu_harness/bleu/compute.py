@@ -37,12 +37,15 @@ class Arithmetic:
     #: TF-NMT); "mean": ``exp(sum(log p) / N)`` (SacreBLEU, multi-bleu, mteval, T2T);
     #: "steps": float32 after every operation, the total from 0.0 (torchmetrics tensors);
     #: "product": ``bleu = 1.; bleu *= p_n`` in order, then ``bleu ** (1./N)`` (pycocoevalcap,
-    #: uniform weights: :data:`PRODUCT_FORM`).
+    #: uniform weights: :data:`PRODUCT_FORM`); "mean-float32": float32 after every operation,
+    #: the logs summed from 0 in order, the sum divided by N, the BP's exponent added before
+    #: ``exp`` when ``bp`` is "exponent" (Marian's ``calcBLEU``, uniform weights).
     log_sum: str = "fsum"
     #: "r/c": ``exp(1 - r/c)``; "1/ratio": ``exp(1 - 1/(c/r))`` (TF-NMT, T2T);
     #: "1/ratio-float32": the same with ``c/r``, ``1/ratio`` and ``1 - ...`` each a float32 and
     #: ``math.exp`` in float64 (keras-hub's float32 NumPy state under NumPy 2's promotion);
-    #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``).
+    #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``; Marian's
+    #: ``1 - max(r/c, 1)`` in float32).
     bp: str = "r/c"
     #: The native score is ``scale * score`` (multi-bleu's ``100 * $bleu``).
     times_scale: bool = False
@@ -80,7 +83,8 @@ class Arithmetic:
         need uniform, unnormalised weights and a smoothing that is not NLTK's."""
         if self.log_sum == "product":
             return _product_fits(k)
-        if self.log_sum != "mean" and self.unit != "percent" and self.bp != "exponent":
+        if (self.log_sum not in ("mean", "mean-float32") and self.unit != "percent"
+                and self.bp != "exponent"):
             return True
         weights = _first_vector(k.weights)
         return (len(set(weights)) <= 1 and not k.normalise
@@ -269,6 +273,15 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
         return 0.0, False  # nothing to average: mteval's and T2T's 0
     if not terms:
         return 0.0, False
+    if a.log_sum == "mean-float32":  # Marian: logbleu += log(p); logbleu /= 4.f; ...
+        total = 0.0
+        for _, lp in terms:
+            total = float32(total + float32(lp))
+        mean = float32(total / float32(len(weights)))
+        if a.bp == "exponent" and k.bp != "off":  # 1.f - std::max(r / c, 1.f)
+            mean = float32(mean + float32(1 - max(float32(ref_len / hyp_len), 1.0)))
+            return float32(math.exp(mean)), True
+        return float32(math.exp(mean)), False
     if a.log_sum == "mean" and len(set(weights)) == 1 and not k.normalise:
         count = len(terms) if k.empty_order == "effective" else len(weights)
         mean = sum(lp for _, lp in terms) / count
@@ -327,7 +340,7 @@ def _mean_of_sentences(corpus: CorpusStats, k: KnobSettings, a: Arithmetic,
 def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int | None,
              zero: Any) -> Computation:
     """:func:`compute` of the summed statistics in the float form ``a``."""
-    r32 = float32 if k.float32 and a.log_sum == "steps" else _same
+    r32 = float32 if k.float32 and a.log_sum in ("steps", "mean-float32") else _same
     vectors = _all_vectors(k.weights)
     counted = max(len(v) for v in vectors)
     matches, raw = corpus.matches[:counted], corpus.totals[:counted]

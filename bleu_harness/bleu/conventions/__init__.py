@@ -12,6 +12,7 @@ from bleu_harness.bleu.conventions import (
     fairseq,
     ignite,
     kerashub,
+    marian,
     matlab,
     mteval,
     multibleu,
@@ -29,7 +30,7 @@ from bleu_harness.bleu.conventions import (
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
            torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext,
-           kerashub)
+           kerashub, marian)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})
