@@ -270,7 +270,7 @@ def ragged_constant(value: Any, rank: int | None = None) -> RaggedTensor:
     return RaggedTensor(_map(value, lambda s: s.encode("utf-8")), rank)
 
 
-def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
     assert replace_global, "only replace_global=True is stubbed"
     regex = _compiled(pattern)
 
@@ -280,7 +280,7 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
     return type(input)(_map(input.value, replace), input.shape.rank)
 
 
-def split(input, sep=None):  # noqa: A002
+def split(input, sep=None):
     assert sep is None, "only tf.strings.split(input) is stubbed"
     return RaggedTensor(_map(input.value, bytes.split), input.shape.rank + 1)
 

@@ -24,7 +24,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-import keras_hub_oracle as oracle  # noqa: E402
+import keras_hub_oracle as oracle
 
 OUT = ROOT / "cases" / "families" / "keras-hub.yaml"
 SOURCE = (f"{oracle.COMMIT} keras_hub/src/metrics/bleu.py Bleu(...).update_state once per "

@@ -22,7 +22,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-import marian_oracle as oracle  # noqa: E402
+import marian_oracle as oracle
 
 OUT = ROOT / "cases" / "families" / "marian.yaml"
 SOURCE = (f"{oracle.COMMIT} src/training/validator.h BleuValidator::updateStats and calcBLEU "

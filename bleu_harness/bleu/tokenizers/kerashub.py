@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import re
 
+from bleu_harness.bleu.tokenizers.sacrebleu import _V13A_RULES
+
 #: ``REPLACE_SUBSTRINGS`` (lines 18-26), in order: literal patterns.
 REPLACE_SUBSTRINGS = (
     ("<skipped>", ""),
@@ -55,15 +57,10 @@ REPLACE_SUBSTRINGS = (
     ("&gt;", ">"),
 )
 
-#: ``REGEX_PATTERNS`` (lines 29-42) that change a string, as Python patterns with RE2's
-#: meaning; the fifth (``[\.,]$``, a no-op under RE2) is left out, and the last (``\s+``
-#: with RE2's ``\s``) changes no token after the split on ASCII whitespace.
-_PATTERNS = (
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
-)
+#: ``REGEX_PATTERNS`` (lines 29-42) that change a string are SacreBLEU 13a's four rules to the
+#: letter, which Python's ``re`` reads as RE2 does (``_V13A_RULES``); the fifth (``[\.,]$``,
+#: a no-op under RE2) is left out, and the last (``\s+`` with RE2's ``\s``) changes no token
+#: after the split on ASCII whitespace.
 
 #: What C ``isspace`` is true for in the C locale (``tf.strings.split``'s separators).
 _ASCII_WHITESPACE = re.compile("[ \t\n\v\f\r]+")
@@ -78,6 +75,6 @@ def tokenize_keras_13a(line: str) -> list[str]:
     """keras-hub ``Bleu._tokenizer`` with ``tokenizer=None``."""
     for old, new in REPLACE_SUBSTRINGS:
         line = line.replace(old, new)
-    for pattern, rewrite in _PATTERNS:
+    for pattern, rewrite in _V13A_RULES:
         line = pattern.sub(rewrite, line)
     return tokenize_tf_split(line)

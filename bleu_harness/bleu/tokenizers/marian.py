@@ -30,14 +30,10 @@ import re
 
 from bleu_harness.bleu.tokenizers.kerashub import REPLACE_SUBSTRINGS
 
-#: validator.h:713-716, as Python patterns of the same meaning on these rules.
-_RULES = (
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
-)
-#: ``std::regex``'s ``\\s`` in the classic C locale.
+# validator.h:713-716 are SacreBLEU 13a's four rules to the letter (``$1`` written ``\1``).
+from bleu_harness.bleu.tokenizers.sacrebleu import _V13A_RULES
+
+#: ``std::regex``'s ``\s`` in the classic C locale.
 _C_SPACE = re.compile("[ \t\n\v\f\r]+")
 EOS = "</s>"
 
@@ -53,6 +49,6 @@ def tokenize_marian_13a(line: str) -> list[str]:
     for old, new in REPLACE_SUBSTRINGS:  # validator.h:703-709: the same seven, in order
         line = line.replace(old, new)
     line = f" {line} "
-    for pattern, rewrite in _RULES:
+    for pattern, rewrite in _V13A_RULES:
         line = pattern.sub(rewrite, line)
     return [token for token in _C_SPACE.split(line) if token]
