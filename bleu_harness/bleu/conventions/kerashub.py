@@ -30,7 +30,8 @@ Read from the module, step by step:
   > 1.0``, else ``math.exp(1 - 1.0 / ratio)`` with ``1.0 / ratio`` and ``1 - ...`` float32
   (lines 264-269). NumPy divides by zero without raising: an empty hypothesis side gives
   ``1.0 / 0.0 = inf`` and BP ``exp(-inf) = 0``; an empty reference side gives ``ratio = inf``
-  and BP 1; both empty (an empty corpus too) give ``0/0 = nan``, and the score is NaN;
+  and BP 1; both empty (an empty corpus too, ``update_state`` on empty string tensors)
+  give ``0/0 = nan``, and the score is NaN (a metric never updated reads its initial 0.0);
 * ``bleu = geo_mean * bp`` assigned to the float32 ``_bleu`` (lines 271, 358): the score is a
   float32 number on the 0-1 scale.
 

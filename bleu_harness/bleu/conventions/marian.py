@@ -16,7 +16,8 @@ Read from the class, step by step:
   decoded tokens for that, ``decode(cand, /*addEOS=*/ true)``, line 792);
 * statistics: ``std::vector<float> stats(9)`` (line 618), **float32** sums of
   ``min(tc, rc)`` and ``tc`` per n-gram of orders 1-4 (clipped against the one reference,
-  lines 758-765) and of the reference length (line 767) -- exact up to 2^24 per count;
+  lines 758-765) and of the reference length (line 767) -- exact up to 2^24 per count
+  (beyond, float32 sums round: not modelled);
 * ``calcBLEU`` (lines 797-809), all float32: for each order, 0 if its matches are 0, else
   ``logbleu += std::log(m / t)``; ``logbleu /= 4.f``; ``brev_penalty = 1.f - std::max(r / c,
   1.f)``; ``std::exp(logbleu + brev_penalty) * 100``. So 0 when any order has no match (a
@@ -25,10 +26,13 @@ Read from the class, step by step:
   ``logf``/``expf``, which need not be correctly rounded: the engine rounds ``math.log`` and
   ``math.exp`` to float32, equal to float32 precision and almost always bit for bit.
 
-Later releases moved the class to ``validator.cpp`` and changed it: ``bleu-detok-ms`` and
-then the default ``bleu-detok`` split CJK continuous script into characters
-(``tokenizeContinuousScript``, 2019-03-27, d7f7d292), ``SacreBleuValidator`` sums
-``std::log(m) - std::log(t)`` (marian-dev@c9f287db). Those rules are not modelled here.
+Later releases changed it: from Marian 1.8.0 (September 2019, whose ``calcBLEU`` is still
+this one) ``bleu-detok`` also splits CJK continuous script into characters
+(``tokenizeContinuousScript``, d7f7d292, 2019-03-27), and the later ``SacreBleuValidator``
+(``validator.cpp``) sums ``std::log(m) - std::log(t)`` (marian-dev@c9f287db). Those rules
+are not modelled here. A word the vocabulary does not know is ``<unk>`` on both sides and
+matches; there is no vocabulary here (every word is known), and ``bleu-detok``'s text is taken
+as what the SentencePiece vocabulary decodes (its normalisation is not modelled).
 """
 
 from __future__ import annotations
