@@ -11,6 +11,8 @@ from bleu_harness.bleu.conventions import (
     comparemt,
     fairseq,
     ignite,
+    kerashub,
+    marian,
     matlab,
     mteval,
     multibleu,
@@ -27,7 +29,8 @@ from bleu_harness.bleu.conventions import (
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
-           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext)
+           torchmetrics_sacrebleu, comparemt, tfmodels, kerashub, coco, fairseq, ignite,
+           torchtext, marian)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})
