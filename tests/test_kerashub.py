@@ -22,6 +22,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import SEPARATORS, WORDS, corpus
+from tiers import examples
 
 from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.tokenizers.kerashub import tokenize_keras_13a, tokenize_tf_split
@@ -49,7 +50,7 @@ def test_the_vendored_files_are_the_commits():
         assert hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob, name
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=TEXT)
 @example(text="It costs 5.")
 @example(text=".5 and 5, and 5.")

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import SEPARATORS, WORDS, segment_text
+from tiers import examples
 
 from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
@@ -77,7 +78,7 @@ SEGMENT = segment_text(max_words=8, words=MARIAN_WORDS, separators=SEPARATORS + 
 OUTCOMES: Counter[str] = Counter()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(pairs=st.lists(st.tuples(SEGMENT, SEGMENT), min_size=1, max_size=5),
        metric=st.sampled_from(["bleu", "bleu-detok"]), same=st.lists(st.booleans(), max_size=5))
 @example(pairs=[("The price rose to 5.", "The price rose to 5 .")], metric="bleu-detok",
