@@ -102,9 +102,16 @@ def _shared_run(tmp_path_factory, name: str, *arguments: str) -> dict:
 
 @pytest.fixture(scope="session")
 def corpus_run(tmp_path_factory) -> dict:
-    """The engine on the bundled corpus (the one whole-corpus run of the session with every
-    reference backend)."""
-    return _shared_run(tmp_path_factory, "clean")
+    """The engine on the bundled corpus with every reference backend, without the divergence
+    map (``--no-map``; the map is :func:`corpus_map_run`)."""
+    return _shared_run(tmp_path_factory, "clean", "--no-map")
+
+
+@pytest.fixture(scope="session")
+def corpus_map_run(tmp_path_factory) -> dict:
+    """The whole run of the bundled corpus, divergence map included: what ``bleu-harness run``
+    does by default (the exhaustive tier's: the map is most of its time)."""
+    return _shared_run(tmp_path_factory, "clean-map")
 
 
 @pytest.fixture(scope="session")

@@ -125,3 +125,21 @@ def test_an_implementation_that_returns_one_score_for_a_list_of_weights_fails():
     lists = checks(result, "expectation")
     assert lists and any("a list of scores" in c.message for c in lists)
     assert result.exit_code == 1
+
+
+def test_no_map_leaves_the_divergence_map_out_and_checks_the_same(tmp_path):
+    """``--no-map``: the engine's conventions are not scored against each other; every other
+    check is the same."""
+    streams = {}
+    for flags in ((), ("--no-map",)):
+        stream = tmp_path / f"run{len(flags)}.jsonl"
+        assert main(["run", TIES, *flags, "--format", "json", "--output", str(stream),
+                     "--quiet"]) == 0
+        streams[flags] = read_run(stream).checks
+    mapped, unmapped = streams[()], streams[("--no-map",)]
+    assert any(r.verdict == "divergence" for r in mapped)
+    assert not any(r.verdict == "divergence" for r in unmapped)
+    assert [r for r in mapped if r.verdict != "divergence"] == list(unmapped)
+    with pytest.raises(SystemExit) as done:
+        main(["run", TIES, "--map", "--no-map"])
+    assert done.value.code == 2
