@@ -80,6 +80,8 @@ class RunOptions:
     tokenizer: Any = None
     #: ``--maxfail``: stop after the case that brings the new failures to this many (0: never)
     maxfail: int = 0
+    #: ``--no-map`` makes it False: the engine's conventions are not scored against each other
+    divergence_map: bool = True
 
 
 class MaxFailReached(Exception):
@@ -149,7 +151,8 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
             under_test = next(i for i in infos if i.role == "engine")
             claims, is_engine = tuple(CONVENTIONS), True
         require_asked_libraries(infos, options.library_python)
-        roles = roles_of(infos, under_test, claims, is_engine, divergence_map=engine_wanted)
+        roles = roles_of(infos, under_test, claims, is_engine,
+                         divergence_map=engine_wanted and options.divergence_map)
         header = stream.header_line(infos, loaded.corpus_hash, len(loaded.files),
                                     under_test.name, claims, options.known.describe(),
                                     sorted({c.root for c in loaded.cases}))

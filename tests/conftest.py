@@ -2,6 +2,7 @@ import fcntl
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +13,45 @@ sys.path.insert(0, str(TESTS))
 
 from ci_oracles import pytest_runtest_makereport  # noqa: E402,F401  (a hook: CI=true)
 from runs import TIE_CORPUS  # noqa: E402
+from tiers import VARIABLE, exhaustive  # noqa: E402
+
+#: The one test file that reads the session's whole-corpus run (:func:`corpus_run`): it is
+#: scheduled first, so that the other worker runs the rest meanwhile instead of waiting for
+#: the run's lock.
+CORPUS_RUN_FILE = "test_corpus_run.py"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--exhaustive", action="store_true",
+                     help="also run the exhaustive tier (tests marked exhaustive, every "
+                          "property with its full number of examples; tests/tiers.py)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "exhaustive: runs only with --exhaustive "
+                                       "(tests/tiers.py)")
+    if config.getoption("--exhaustive"):
+        os.environ[VARIABLE] = "1"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without ``--exhaustive`` the exhaustive tier is deselected. The files are then put in
+    the order xdist hands them out (``--dist loadfile --no-loadscope-reorder``):
+    :data:`CORPUS_RUN_FILE` first, then those with the most tests, as xdist's own reordering
+    would."""
+    if not exhaustive():
+        left = [item for item in items if item.get_closest_marker("exhaustive") is not None]
+        if left:
+            config.hook.pytest_deselected(items=left)
+            items[:] = [item for item in items if item.get_closest_marker("exhaustive") is None]
+    per_file = Counter(item.path for item in items)
+    items.sort(key=lambda item: (item.path.name != CORPUS_RUN_FILE, -per_file[item.path]))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    if not exhaustive():
+        terminalreporter.write_line("the exhaustive tier was not run (python -m pytest "
+                                    "--exhaustive runs it; CI does)")
 
 
 def _run_to_files(folder: Path, name: str, *arguments: str) -> int:
@@ -62,9 +102,16 @@ def _shared_run(tmp_path_factory, name: str, *arguments: str) -> dict:
 
 @pytest.fixture(scope="session")
 def corpus_run(tmp_path_factory) -> dict:
-    """The engine on the bundled corpus (the one whole-corpus run of the session with every
-    reference backend)."""
-    return _shared_run(tmp_path_factory, "clean")
+    """The engine on the bundled corpus with every reference backend, without the divergence
+    map (``--no-map``; the map is :func:`corpus_map_run`)."""
+    return _shared_run(tmp_path_factory, "clean", "--no-map")
+
+
+@pytest.fixture(scope="session")
+def corpus_map_run(tmp_path_factory) -> dict:
+    """The whole run of the bundled corpus, divergence map included: what ``bleu-harness run``
+    does by default (the exhaustive tier's: the map is most of its time)."""
+    return _shared_run(tmp_path_factory, "clean-map")
 
 
 @pytest.fixture(scope="session")

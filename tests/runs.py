@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -147,3 +149,18 @@ def cli(*arguments: str, cwd: Path = TESTS, timeout: float = 60.0,
         raise AssertionError(f"bleu-harness {' '.join(arguments)} still ran after "
                              f"{timeout:g} s: {hung.stderr!r}") from None
     return Cli(done.returncode, done.stdout, done.stderr, time.monotonic() - started)
+
+
+def corpus_size(paths=None) -> int:
+    """The number of cases in the corpus of ``paths`` (default: the bundled one), as the
+    loader counts them (one row each in the HTML report's matrix)."""
+    from bleu_harness.cases.loader import load
+
+    return len(load(paths).cases)
+
+
+def embedded(path: Path) -> dict:
+    """The data an HTML report embeds (its ``<script id="data">`` JSON)."""
+    text = path.read_text(encoding="utf-8")
+    match = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
+    return json.loads(match.group(1))

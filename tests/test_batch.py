@@ -10,6 +10,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tiers import examples
 
 from bleu_harness.bleu import (
     CONVENTIONS,
@@ -177,7 +178,7 @@ def test_the_documented_examples_run(module):
     assert tried and not failed
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(order=st.integers(1, 6), hyp_len=st.integers(0, 9),
        ref_lens=st.lists(st.integers(0, 9), max_size=4), dropped=st.integers(0, 2),
        matches=st.lists(st.integers(0, 9), min_size=6, max_size=6))

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import segment_text
+from tiers import examples
 
 from bleu_harness.bleu import ConventionDeclined, ConventionError, score
 
@@ -29,7 +30,7 @@ def theirs(hypotheses, references, weights, case_insensitive):
     return scorer.score_corpus(tokens(references), tokens(hypotheses))[0]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(pairs=st.lists(st.tuples(TEXT, TEXT), max_size=5), weights=WEIGHTS,
        case_insensitive=st.booleans())
 @example(pairs=[("the cat sat on the mat", "the cat is on the mat")], weights=(0.25,) * 4,

@@ -90,7 +90,7 @@ def test_score_with_your_tokenizer(files, capsys):
     assert main(["score", "hyp", "ref", "--tokenizer", "mytok:words", "--format", "json"]) == 0
     results = json.loads(capsys.readouterr().out)["results"]
     assert [r["convention"] for r in results] == ["sacrebleu", "tf-nmt", "t2t", "tf-models",
-                                                        "pycocoevalcap"]
+                                                        "keras-hub", "pycocoevalcap"]
     assert results[1]["score"] == score(["the cat sat.", "hello, world!"],
                                         [["the cat sat ."], ["hello world !"]], "tf-nmt",
                                         tokenize=words).score
@@ -119,7 +119,8 @@ def test_identify_with_your_tokenizer(files, capsys):
                  f"{expected:.4f}", "--format", "json"])
     found = json.loads(capsys.readouterr().out)
     assert code == 0 and any(m["convention"] == "tf-nmt" for m in found["matches"])
-    assert all(m["convention"] in ("sacrebleu", "tf-nmt", "t2t", "tf-models", "pycocoevalcap")
+    assert all(m["convention"] in ("sacrebleu", "tf-nmt", "t2t", "tf-models", "keras-hub",
+                                   "pycocoevalcap")
                for m in found["matches"])
 
 

@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from libraries import nltk_bleu, sacrebleu_bleu
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
+from tiers import examples
 
 from bleu_harness.bleu import ConventionError, score
 
-EXAMPLES = settings(max_examples=400, deadline=None,
+EXAMPLES = settings(max_examples=examples(400), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

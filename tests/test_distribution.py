@@ -26,6 +26,10 @@ from pathlib import Path
 import pytest
 import yaml
 from checkout import ROOT, clean_environment, copy_checkout, fresh_venv, install
+from tiers import exhaustive_only
+
+#: Fresh virtual environments and a build: the exhaustive tier (tests/tiers.py).
+pytestmark = exhaustive_only
 
 NAME = "bleu_harness-0.1.0"
 #: setup.py's extension: its source and the module it builds.

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from docs_examples import ROOT, blocks, run_console, run_doctests
+from tiers import exhaustive_only
 
 DOCS = ROOT / "docs"
 #: The README as it will be (README.next.md, swapped in at a merge), else the README.
@@ -93,7 +94,8 @@ def console_outcomes(request, tmp_path_factory) -> dict[str, object]:
 COMMANDS_TEST = "test_the_commands_of_a_page_print_what_it_shows"
 
 
-@pytest.mark.parametrize("page", WITH_COMMANDS, ids=_name)
+@pytest.mark.parametrize("page", [page if page == README else pytest.param(page, marks=exhaustive_only)
+                                  for page in WITH_COMMANDS], ids=_name)
 def test_the_commands_of_a_page_print_what_it_shows(page, console_outcomes):
     outcome = console_outcomes[_name(page)]
     if outcome.skipped:
@@ -128,3 +130,11 @@ def test_the_example_runner_elides_and_compares():
     assert not matches("a\nd", "a\nb\nd")
     assert not matches("a ... z", "a y\nz")
     assert matches("a  \n\n", "a\n")
+
+
+def test_the_mutations_the_test_suite_page_lists_are_the_tools():
+    """docs/maintainers/tests.md shows ``tools/mutations.py --list`` as it prints."""
+    listed = subprocess.run([sys.executable, str(ROOT / "tools" / "mutations.py"), "--list"],
+                            capture_output=True, text=True, check=True).stdout
+    page = (DOCS / "maintainers" / "tests.md").read_text(encoding="utf-8")
+    assert f"$ python tools/mutations.py --list\n{listed}```" in page

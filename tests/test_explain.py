@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from libraries import nltk_bleu, sacrebleu_bleu
 from strategies import corpus
+from tiers import examples
 
 from bleu_harness.bleu.agreement import same_score
 from bleu_harness.cli import main
@@ -23,7 +24,7 @@ def lines(path: str) -> list[str]:
     return Path(path).read_text(encoding="utf-8").splitlines()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=corpus(max_segments=1))
 def test_attribution_ends_on_the_live_library_score(data):
     """Switching NLTK's knobs toward SacreBLEU's ends on what SacreBLEU itself gives, and

@@ -10,10 +10,17 @@ seeds), at corpus level and at sentence level (``reset(one_init=True)``), for or
 from __future__ import annotations
 
 import pytest
-from fairseq_oracle import build_libbleu, load, run_fairseq_score, run_scorer, why_no_compiler
+from fairseq_oracle import (
+    build_libbleu,
+    load,
+    run_fairseq_score,
+    run_scorer,
+    why_no_compiler,
+)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import WORDS
+from tiers import examples
 
 from bleu_harness.bleu import ConventionDeclined, ConventionError, score
 from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq, tokenize_line
@@ -69,7 +76,7 @@ def assert_same(result, scored, order: int, seeds: tuple[int, ...]) -> None:
     assert result.totals == tuple(stat[f"count{n}"] - seeds[n - 1] for n in range(1, order + 1))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(pairs=PAIRS, order=ORDERS, ignore_case=st.booleans())
 @example(pairs=[("the cat sat on the mat", "the cat sat on a mat")], order=4, ignore_case=False)
 @example(pairs=[], order=4, ignore_case=False)  # no line: brevity() divides by 0
@@ -88,7 +95,7 @@ def test_corpus_bit_for_bit(fairseq, pairs, order, ignore_case):
                 (0, 0, 0, 0))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(pair=st.tuples(line(), line()), order=ORDERS, ignore_case=st.booleans())
 @example(pair=("the cat sat on the mat", "the cat sat on a mat"), order=4, ignore_case=False)
 @example(pair=("", ""), order=4, ignore_case=False)  # seeds alone above the unigram
@@ -130,7 +137,7 @@ def test_every_unk_is_its_own_token():
     assert tokenize_fairseq("") == tokenize_fairseq("<pad> </s> <pad>") == ["</s>"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(text=st.text(alphabet=st.sampled_from(list("ab \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2028"
                                                    "\u3000\u200b"))))
 def test_tokenize_line_is_fairseqs(fairseq, text):

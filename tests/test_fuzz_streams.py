@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 from runs import CORPUS
+from tiers import examples, exhaustive
 
 from bleu_harness.cli import main
 
 SEED = 26
-RANDOM_MUTATIONS = 12
+#: Random mutations beside the fixed ones (a third of them in the quick tier).
+RANDOM_MUTATIONS = examples(12, 4)
 #: Seconds for the whole fuzz: a bound against a hang, not a speed claim (20 s failed it on a
 #: machine busy with other work, the same commands taking twice their time).
 BUDGET = 60.0
@@ -185,10 +187,10 @@ RENDERED = {"cause-odd", "divergence-cause-odd", "provenance-list", "case-separa
 
 def _sampled(label: str, name: str, number: int, fixed: bool) -> bool:
     """Whether this command reads this mutation: every command every fixed one (the HTML
-    report every fourth and the :data:`RENDERED`), a sample of the random ones (the reader
-    is the same for all)."""
-    if label == "report":
-        return name in RENDERED or number % (4 if fixed else 5) == 0
+    report every fourth, or eighth in the quick tier, and the :data:`RENDERED`), a sample of
+    the random ones (the reader is the same for all)."""
+    if label == "report":  # the HTML report costs most: every eighth in the quick tier
+        return name in RENDERED or number % ((4 if fixed else 5) if exhaustive() else 8) == 0
     return fixed or number % 2 == (label == "diff-old")
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 from runs import FAKE, case_file, cli, end, marked, one_case
+from tiers import exhaustive_only
 
 STARTUP_TIMEOUT, TIMEOUT = 5.0, 2.0
 #: For the implementations that hang (they cost these seconds, per request).
@@ -119,7 +120,17 @@ def cases(tmp_path_factory):
                          + one_case("raises", RAISES, hyp="x y", refs="[a b]")))
 
 
-@pytest.mark.parametrize("hostile", HOSTILE, ids=[h.name for h in HOSTILE])
+#: One of each way to misbehave, for the quick tier (the rest are the exhaustive tier's):
+#: not starting, hanging at start and mid-run, garbage, nesting, a huge answer, exceptions
+#: the interpreter treats apart, and processes that escape into sessions of their own.
+QUICK = frozenset({"exits", "banner", "closes-stdout", "hangs", "deep", "crash", "hang",
+                   "garbage", "huge", "huge-list", "raises-base-exception", "system-exit",
+                   "escapee", "setsid-child-and-hang"})
+
+
+@pytest.mark.parametrize("hostile", [h if h.name in QUICK else
+                                     pytest.param(h, marks=exhaustive_only) for h in HOSTILE],
+                         ids=[h.name for h in HOSTILE])
 def test_a_hostile_implementation_never_hangs_crashes_or_passes(hostile, cases):
     marker = f"bleu-harness-fuzz-{hostile.name}-{time.monotonic_ns()}"
     spawn = "orphan" if len(hostile.name) % 2 else "child"  # both kinds of escape

@@ -127,27 +127,19 @@ def test_an_implementation_that_returns_one_score_for_a_list_of_weights_fails():
     assert result.exit_code == 1
 
 
-# --- the session's whole-corpus run (last: another worker may be building it) ---------
-
-def test_bundled_corpus_runs_clean(corpus_run):
-    run_read = corpus_run["run"]
-    assert corpus_run["exit_code"] == 0, [(r.case, r.message) for r in run_read.checks
-                                          if r.verdict in ("fail", "error")]
-    kinds = {(r.check, r.verdict) for r in run_read.checks}
-    assert {("expectation", "pass"), ("drift", "pass"), ("differential", "pass"),
-            ("divergence", "divergence")} <= kinds
-    assert {b.name for b in run_read.header.backends} >= {"own", "nltk", "sacrebleu"}
-    assert all(b.version for b in run_read.header.backends if b.ready)
-    assert run_read.footer.status == "complete"
-
-
-def test_the_knob_model_explains_every_divergence_of_the_corpus(corpus_run):
-    """Issue 14's goal: every pair of conventions that disagrees on a case has a cause --
-    the knobs whose switch makes them agree, an exception against a value included."""
-    divergences = [r for r in corpus_run["run"].checks if r.verdict == "divergence"]
-    assert divergences
-    unexplained = [(r.case, r.convention, r.other, (r.cause or {}).get("note"))
-                   for r in divergences if not (r.cause or {}).get("explained")]
-    assert not unexplained, unexplained[:10]
-    errors = [r for r in divergences if "input_rules" in r.cause["knobs"]]
-    assert errors and all("raises" in r.cause["sentence"] for r in errors)
+def test_no_map_leaves_the_divergence_map_out_and_checks_the_same(tmp_path):
+    """``--no-map``: the engine's conventions are not scored against each other; every other
+    check is the same."""
+    streams = {}
+    for flags in ((), ("--no-map",)):
+        stream = tmp_path / f"run{len(flags)}.jsonl"
+        assert main(["run", TIES, *flags, "--format", "json", "--output", str(stream),
+                     "--quiet"]) == 0
+        streams[flags] = read_run(stream).checks
+    mapped, unmapped = streams[()], streams[("--no-map",)]
+    assert any(r.verdict == "divergence" for r in mapped)
+    assert not any(r.verdict == "divergence" for r in unmapped)
+    assert [r for r in mapped if r.verdict != "divergence"] == list(unmapped)
+    with pytest.raises(SystemExit) as done:
+        main(["run", TIES, "--map", "--no-map"])
+    assert done.value.code == 2

@@ -23,6 +23,7 @@ from ci_oracles import in_ci
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
+from tiers import examples, exhaustive_only
 
 from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
 from bleu_harness.backends.own import engine_backend
@@ -36,7 +37,8 @@ ENVS = ROOT / ".atlas" / "envs"
 FACTORIES = {"nltk": nltk_backend, "sacrebleu": sacrebleu_backend}
 OPTIONS = {"nltk": NLTK_OPTIONS, "sacrebleu": SACREBLEU_OPTIONS}
 PREPARED = sorted(p.parent.parent.name for p in ENVS.glob("*/bin/python"))
-EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", "100")), deadline=None,
+EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", examples(100, 40))),
+                    deadline=None,
                     suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture])
 
@@ -79,13 +81,24 @@ def test_every_ci_release_is_prepared_in_ci():
     history change is tested, never skipped: one missing fails here."""
     if not in_ci():
         pytest.skip("only CI must hold every CI release")
+    assert ON_EITHER_SIDE <= set(PREPARED), "run: python3 tools/atlas.py prepare --ci"
+
+
+def _atlas_tool():
     spec = importlib.util.spec_from_file_location("atlas_tool", ROOT / "tools" / "atlas.py")
     atlas = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(atlas)
-    assert set(atlas.CI_RELEASES) <= set(PREPARED), "run: python3 tools/atlas.py prepare --ci"
+    return atlas
 
 
-@pytest.fixture(scope="module", params=PREPARED or ["none"])
+#: The releases on both sides of every change of the history (what CI prepares): the quick
+#: tier tests these; the other prepared releases are the exhaustive tier's.
+ON_EITHER_SIDE = frozenset(_atlas_tool().CI_RELEASES)
+
+
+@pytest.fixture(scope="module", params=[
+    name if name in ON_EITHER_SIDE else pytest.param(name, marks=exhaustive_only)
+    for name in PREPARED] or ["none"])
 def release(request):
     if request.param == "none":
         pytest.skip("no library release prepared: python tools/atlas.py prepare --ci")

@@ -8,25 +8,17 @@ browser take the small corpus of the tie bug (runs.TIE_CORPUS)."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from runs import TIE_CORPUS
+from runs import TIE_CORPUS, corpus_size, embedded
+from tiers import exhaustive_only
 
 from bleu_harness.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def corpus_size(paths=None) -> int:
-    """The number of cases in the corpus of ``paths`` (default: the bundled one), as the
-    loader counts them (one row each in the report's matrix)."""
-    from bleu_harness.cases.loader import load
-
-    return len(load(paths).cases)
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +31,6 @@ def reports(tie_corpus_run, tie_bug_run, tmp_path_factory) -> dict[str, Path]:
                  str(compared)]) == 0
     return {"clean": tie_corpus_run["html"], "failing": tie_bug_run["html"],
             "compared": compared}
-
-
-def embedded(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    match = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
-    return json.loads(match.group(1))
 
 
 def test_the_report_is_one_file_that_needs_no_network(reports):
@@ -76,6 +62,7 @@ def test_the_inputs_of_a_case_show_invisible_characters():
     assert visible("a\tb\u00a0c\u200b ") == "a⇥b⍽c<U+200B>·"
 
 
+@exhaustive_only
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
 def test_the_report_works_in_a_real_browser(reports, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -113,13 +100,3 @@ def test_the_report_works_in_a_real_browser(reports, tmp_path):
         finally:
             browser.close()
     assert errors == []
-
-
-def test_the_bundled_corpus_has_a_row_for_every_case(corpus_run):
-    """The session's whole-corpus run (last here: another worker may be building it)."""
-    assert corpus_run["exit_code"] == 0
-    text = corpus_run["html"].read_text(encoding="utf-8")
-    assert not re.search(r'<(script|link|img)[^>]+(src|href)="?https?:', text)
-    data = embedded(corpus_run["html"])
-    assert len(data["matrix"]["rows"]) == corpus_size() and len(data["figures"]) == 2
-    assert data["header"]["status"] == "passed"

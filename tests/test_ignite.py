@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import corpus
+from tiers import examples
 
 from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.api import Request, plan
@@ -223,7 +224,7 @@ def ignite_worker():
 
 
 @live
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=examples(400), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=corpus(min_segments=0, max_segments=5), options=OPTIONS,
        level=st.sampled_from(["corpus", "sentence"]))

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import NLTK_OPTIONS, SACREBLEU_OPTIONS, corpus
+from tiers import examples
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, score
 from bleu_harness.bleu.agreement import same_score
@@ -75,7 +76,7 @@ def test_the_model_gives_every_identify_variant(convention):
     ("sacrebleu", SACREBLEU_OPTIONS),  # smoothing methods and values, effective order, ...
 ])
 def test_the_model_gives_generated_options(convention, generated_options):
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(data=corpus(), options=generated_options,
            level=st.sampled_from(["corpus", "sentence"]))
     def check(data, options, level):
@@ -87,7 +88,7 @@ def test_the_model_gives_generated_options(convention, generated_options):
     check()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=corpus(), convention=st.sampled_from(list(CONVENTIONS)))
 def test_the_model_gives_every_convention_on_generated_input(data, convention):
     hypotheses, references = data

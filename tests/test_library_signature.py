@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402
+from tiers import examples
 
 from bleu_harness.bleu import score  # noqa: E402
 from bleu_harness.cli import main  # noqa: E402
@@ -23,7 +24,7 @@ SENTENCE = st.lists(st.sampled_from(["a", "b", "c", "Das", "Haus", "."]), min_si
                     max_size=6).map(" ".join)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(smoothing=SMOOTHING, tokenize=TOKENIZERS, lowercase=st.booleans(),
        effective=st.booleans(),
        segments=st.lists(st.tuples(SENTENCE, st.lists(SENTENCE, min_size=1, max_size=3)),

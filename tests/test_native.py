@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import corpus
+from tiers import examples
 
 from bleu_harness.bleu import native
 from bleu_harness.bleu.convention import Preprocessing
@@ -105,7 +106,7 @@ def test_tokenizations_that_share_str_split_tokens_agree():
                     [[line() for _ in range(rng.randrange(0, 4))] for _ in range(n)], keys)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(corpus(max_segments=6), st.sampled_from([0, 1, 2, 4, 5]))
 def test_the_corpus_strategies_edge_cases(data, order):
     hyps, refs = data

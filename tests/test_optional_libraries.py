@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import corpus
+from tiers import examples
 
 from bleu_harness.backends.optional import (
     bleuscore_backend,
@@ -24,7 +25,7 @@ from bleu_harness.backends.own import engine_backend
 from bleu_harness.execute import Executor
 from bleu_harness.records import BackendRequest, Raised, Unsupported, Value
 
-EXAMPLES = settings(max_examples=120, deadline=None,
+EXAMPLES = settings(max_examples=examples(120), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 

@@ -12,6 +12,7 @@ import random
 
 import pytest
 from perl_inputs import mteval_corpus, multi_bleu_corpus
+from tiers import examples
 
 from bleu_harness.adapters import perl_scripts
 from bleu_harness.adapters.perl_scripts import (
@@ -41,7 +42,7 @@ def perl_number(value: float) -> str:
 @pytest.mark.parametrize("lc", [False, True])
 def test_multi_bleu_engine_prints_the_scripts_line(lc):
     rng = random.Random(f"multi-bleu {lc}")
-    for _ in range(120):
+    for _ in range(examples(120)):
         hyps, refs = multi_bleu_corpus(rng)
         try:
             expected = run_multi_bleu(hyps, refs, lc=lc)
@@ -76,7 +77,7 @@ def test_mteval_segment_document_and_system_scores(options):
     script prints the system line only, so only the system line can die), the system score
     the corpus level of everything."""
     rng = random.Random(f"mteval {sorted(options.items())}")
-    corpora = [mteval_corpus(rng) for _ in range(40)]
+    corpora = [mteval_corpus(rng) for _ in range(examples(40))]
     try:
         printed = run_mteval(corpora, options)
     except ScriptDied:
@@ -150,7 +151,7 @@ def test_reading_the_sgml_files_gives_what_the_script_reads(tmp_path, options):
                        for _ in range(rng.randint(1, 6))).strip(" ")
 
     corpora = [([segment() for _ in range(3)], [[segment()] for _ in range(3)])
-               for _ in range(40)]
+               for _ in range(examples(40))]
     (tmp_path / "tst.sgm").write_bytes(
         perl_scripts._sgml("tst", [("sys", [hyps for hyps, _ in corpora])]))
     (tmp_path / "ref.sgm").write_bytes(perl_scripts._sgml(

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import pytest
 from perl_inputs import detok_corpus, mteval_corpus, multi_bleu_corpus, wmt06_corpus
+from tiers import examples
 
 from bleu_harness.adapters.perl_scripts import (
     ScriptDied,
@@ -75,16 +76,16 @@ def assert_line_and_figures(hyps, refs, script: str, file: str, lc: bool = False
 @pytest.mark.parametrize("lc", [False, True])
 def test_multi_bleu_detok(lc):
     rng = random.Random(f"multi-bleu-detok {lc}")
-    for _ in range(150):
+    for _ in range(examples(150)):
         assert_line_and_figures(*detok_corpus(rng), "detok", "multi-bleu-detok.perl", lc)
 
 
 @needs("multi-bleu-wmt06.perl")
 def test_wmt06_multi_bleu():
     rng = random.Random("multi-bleu wmt06")
-    for _ in range(200):
+    for _ in range(examples(200)):
         assert_line_and_figures(*wmt06_corpus(rng), "wmt06", "multi-bleu-wmt06.perl")
-    for _ in range(60):  # short segments: orders without n-grams
+    for _ in range(examples(60)):  # short segments: orders without n-grams
         assert_line_and_figures(*multi_bleu_corpus(rng), "wmt06", "multi-bleu-wmt06.perl")
 
 
@@ -93,7 +94,7 @@ def test_moses_multi_bleu_figures_are_the_engines_floats():
     """The Moses script's numbers at full precision, beside test_perl_oracle's printed line."""
     rng = random.Random("multi-bleu figures")
     for lc in (False, True):
-        for _ in range(60):
+        for _ in range(examples(60)):
             assert_line_and_figures(*multi_bleu_corpus(rng), "moses", "multi-bleu.perl", lc)
 
 
@@ -149,7 +150,7 @@ def test_chop_loses_the_last_character_of_a_file_without_a_final_line_break(file
 def test_mteval_v14_segment_document_and_system_scores(options):
     """test_perl_oracle's v13a test with mteval-v14.pl: no system line dies."""
     rng = random.Random(f"mteval-v14 {sorted(options.items())}")
-    corpora = [mteval_corpus(rng) for _ in range(30)]
+    corpora = [mteval_corpus(rng) for _ in range(examples(30))]
     options = {**options, "script": "v14"}
     printed = run_mteval(corpora, options, script="mteval-v14.pl")
     for (hyps, refs), document, segments in zip(corpora, printed.documents, printed.segments):
@@ -294,7 +295,7 @@ def check_old_mteval(corpora, options, file: str) -> int:
 @pytest.mark.parametrize("preserve_case", [False, True])
 def test_old_mteval_segment_document_and_system_scores(script, preserve_case):
     rng = random.Random(f"mteval {script} {preserve_case}")
-    corpora = [mteval_corpus(rng) for _ in range(60)]
+    corpora = [mteval_corpus(rng) for _ in range(examples(60))]
     options = {"script": script, "preserve_case": preserve_case}
     deaths = check_old_mteval(corpora, options, f"mteval-{script}.pl")
     assert deaths  # the generated inputs do reach the divisions by zero
@@ -339,7 +340,7 @@ def test_a_pass_with_a_tokenization_by_role_counts_in_python():
     rng = random.Random("by role")
     keys = {Preprocessing(t): 4 for t in ("multibleu-wmt06", "multibleu-detok-lc", "none",
                                           "mteval-13a", "mteval-11b-lc")}
-    for _ in range(100):
+    for _ in range(examples(100)):
         hyps, refs = wmt06_corpus(rng)
         assert count_in_c(hyps, refs, keys) == count_in_python(hyps, refs, keys)
     stats = count_in_python(["a b"], [["a  b"]], {Preprocessing("multibleu-wmt06"): 2})

@@ -22,6 +22,10 @@ from pathlib import Path
 
 import yaml
 from checkout import ROOT, clean_environment, copy_checkout
+from tiers import exhaustive_only
+
+#: pre-commit builds an environment with pip: the exhaustive tier (tests/tiers.py).
+pytestmark = exhaustive_only
 
 HOOK = "bleu-harness-validate"
 #: A case whose level is neither of the schema's two (bleu_harness/schema/case-file.schema.json).

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from libraries import coco_bleu, ptb_pipeline
 from strategies import caption_corpus, caption_text, corpus, segment_text
+from tiers import examples
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, score
 from bleu_harness.bleu.result import ConventionDeclined
@@ -25,10 +26,10 @@ from bleu_harness.records import BackendRequest, Raised, Unsupported, Value
 
 pytest.importorskip("pycocoevalcap.bleu.bleu", reason="pycocoevalcap is not installed")
 
-EXAMPLES = settings(max_examples=400, deadline=None,
+EXAMPLES = settings(max_examples=examples(400), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 #: The PTB pipeline starts two JVMs per example (about a second).
-PTB_EXAMPLES = settings(max_examples=25, deadline=None,
+PTB_EXAMPLES = settings(max_examples=examples(25, 8), deadline=None,
                         suppress_health_check=[HealthCheck.too_slow])
 needs_java = pytest.mark.skipif(why_unavailable("ptb") is not None,
                                 reason=f"{why_unavailable('ptb')}")

@@ -12,6 +12,7 @@ import pytest
 import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tiers import examples
 
 from bleu_harness.bleu import Request, score, score_many
 from bleu_harness.bleu.result import ConventionDeclined, ConventionError
@@ -36,7 +37,7 @@ def assert_same(hyps, refs, **options):
         theirs.score, theirs.counts, theirs.totals), (hyps, refs)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(ZH_TEXT, ZH_TEXT), min_size=1, max_size=4), st.booleans())
 def test_zh_equals_sacrebleu(pairs, lowercase):
     hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]

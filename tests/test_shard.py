@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import corpus
+from tiers import examples
 
 from bleu_harness.bleu import CONVENTIONS, Request
 from bleu_harness.bleu import shard as shard_module
@@ -46,7 +47,7 @@ def generated(segments: int, seed: int = 5):
     return hyps, refs
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(corpus(min_segments=0, max_segments=8), st.data())
 def test_the_statistics_of_two_halves_add_up_to_the_whole(data, draw):
     hyps, refs = data

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from t2t_oracle import bleu_hook, tf_models_bleu
+from tiers import examples
 
 from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.convention import Preprocessing
@@ -26,7 +27,7 @@ SPECIAL = "\\][-^.,:;!?'\"$%&*+/<=>@_`{|}~()#0123456789 \t\u00a0\u2019\u201c\u20
 TEXT = st.text(st.sampled_from(list(SPECIAL) + list("abcxyzé")), max_size=24)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(text=TEXT)
 @example(text="cat\ufeff\\")
 @example(text="a\\b")
@@ -35,7 +36,7 @@ def test_bleu_tokenize(text):
     assert tokenize_t2t(text) == bleu_hook().bleu_tokenize(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(text=TEXT)
 @example(text="cat\ufeff\\ x\\y")
 def test_the_counting_pass_tokenizes_as_bleu_tokenize(text):
@@ -44,7 +45,7 @@ def test_the_counting_pass_tokenizes_as_bleu_tokenize(text):
     assert stats.hyp_len == len(bleu_hook().bleu_tokenize(text))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hypotheses=st.lists(TEXT, min_size=1, max_size=3), data=st.data(),
        max_order=st.integers(1, 5), use_bp=st.booleans())
 @example(hypotheses=["cat\ufeff\\"], data=None, max_order=4, use_bp=True)
@@ -59,7 +60,7 @@ def test_compute_bleu(hypotheses, data, max_order, use_bp):
     assert float(expected).hex() == float(ours).hex(), (expected, ours)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(pairs=st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=4),
        case_sensitive=st.booleans())
 @example(pairs=[("The cat sat on the mat.", "the cat is on the mat .")], case_sensitive=False)

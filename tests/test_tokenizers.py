@@ -9,6 +9,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+from tiers import examples
 
 from bleu_harness.bleu.tokenizers import get_tokenizer, tokenize_13a, tokenize_intl
 
@@ -20,7 +21,7 @@ PIECES = list("aZé日中。，「 .,-'\"&;:!?()[]{}$%0123456789\n\t€«»\u201
 TEXT = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(text=TEXT, name=st.sampled_from(sorted(ORACLES)))
 def test_tokenizers_agree_with_sacrebleu(text, name):
     # SacreBLEU rstrips the segment before it tokenizes (BLEU._preprocess_segment).

@@ -35,6 +35,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from strategies import TORCHMETRICS_SACREBLEU_OPTIONS, corpus
+from tiers import examples
 from torchmetrics_inputs import SEPARATORS, WORDS
 
 from bleu_harness.bleu import ConventionError, score
@@ -225,7 +226,7 @@ def library_answer(executor, hyps, refs, level, options):
 
 
 @live
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=corpus(words=WORDS, separators=SEPARATORS), options=TORCHMETRICS_SACREBLEU_OPTIONS)
 def test_live_against_sacrebleuscore(torchmetrics_worker, data, options):

@@ -14,7 +14,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from runs import CORPUS, FAKE, TESTS, case_file, inner_pytest, one_case
+from runs import CORPUS, FAKE, TESTS, case_file, embedded, inner_pytest, one_case
+from tiers import exhaustive_only
 
 from bleu_harness.cli import main
 from bleu_harness.explain.fingerprint import render
@@ -300,12 +301,6 @@ def test_a_changed_setup_heads_the_diff(tie_stream, tmp_path, capsys):
 
 # --- 5: the HTML comparison shows a library change ----------------------------------------
 
-def _embedded(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    start = text.index('<script id="data" type="application/json">')
-    return json.loads(text[text.index(">", start) + 1: text.index("</script>", start)])
-
-
 @pytest.fixture(scope="module")
 def library_change(tie_stream, tmp_path_factory) -> tuple[Path, Path, Path]:
     """Two runs of the same cases where NLTK's release changed: one answer went from a
@@ -333,7 +328,7 @@ def test_the_html_comparison_shows_a_changed_answer_and_counts_it(library_change
     """Issue 26.5: NLTK 3.10.4 -> 3.6.5 was headed "passed"; 0.36788 -> raises ValueError
     was a near-white "skipped (was pass)" cell; "changed" was not in the legend."""
     _, _, report = library_change
-    data = _embedded(report)
+    data = embedded(report)
     header = data["header"]
     assert "1 cells changed in 1 cases: 1 verdicts, 1 answers" in header["status"]
     assert header["changed"] and any(s.startswith("nltk: ") and "3.6.5" in s
@@ -350,6 +345,7 @@ def test_the_html_comparison_shows_a_changed_answer_and_counts_it(library_change
     assert "Δ changed since" in report.read_text(encoding="utf-8")  # in the legend
 
 
+@exhaustive_only
 def test_the_html_comparison_works_in_a_real_browser(library_change):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:

@@ -9,7 +9,7 @@ cases of the corpus they disagree, *why* (the knobs of the knob model whose swit
 them agree: ``bleu_harness.divergence.attribution``; ``input_rules`` is an exception or a
 death against a value) and *where* (the input families of those cases, the tags the
 detectors read off each case). It rewrites only the page's generated block; the prose
-around it is the page's own. ``tests/test_docs_map.py`` checks that the committed block is
+around it is the page's own. ``tests/test_corpus_run.py`` checks that the committed block is
 the one the session's whole-corpus run gives.
 """
 

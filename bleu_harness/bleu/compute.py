@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bleu_harness.bleu import fdlibm, x87
 from bleu_harness.bleu.arithmetic import LOG_ZERO, float32
-from bleu_harness.bleu.corpus import CorpusStats, segment_corpus
+from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
 from bleu_harness.bleu.smoothing import NLTK_PARAMETERS, SmoothingInputs, smooth
 
@@ -39,12 +39,18 @@ class Arithmetic:
     #: "steps": float32 after every operation, the total from 0.0 (torchmetrics tensors);
     #: "product": ``bleu = 1.; bleu *= p_n`` in order, then ``bleu ** (1./N)`` (pycocoevalcap,
     #: uniform weights: :data:`PRODUCT_FORM`; npm bleu-score's ``reduce((acc, p) => acc * p,
-    #: 1)`` and ``Math.pow(product, 1 / maxN)``); "x87": fast-bleu's ``long double`` steps
-    #: (:func:`bleu_harness.bleu.x87.weighted_log_sum`: ``logl`` of each exact precision, a
-    #: double sum rounded through 80 bits at each order, then ``exp`` in double).
+    #: 1)`` and ``Math.pow(product, 1 / maxN)``); "mean-float32": float32 after every operation,
+    #: the logs summed from 0 in order, the sum divided by N, the BP's exponent added before
+    #: ``exp`` when ``bp`` is "exponent" (Marian's ``calcBLEU``, uniform weights); "x87":
+    #: fast-bleu's ``long double`` steps (:func:`bleu_harness.bleu.x87.weighted_log_sum`:
+    #: ``logl`` of each exact precision, a double sum rounded through 80 bits at each order,
+    #: then ``exp`` in double).
     log_sum: str = "fsum"
     #: "r/c": ``exp(1 - r/c)``; "1/ratio": ``exp(1 - 1/(c/r))`` (TF-NMT, T2T);
-    #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``).
+    #: "1/ratio-float32": the same with ``c/r``, ``1/ratio`` and ``1 - ...`` each a float32 and
+    #: ``math.exp`` in float64 (keras-hub's float32 NumPy state under NumPy 2's promotion);
+    #: "exponent": ``exp(mean + min(0, 1 - r/c))`` (mteval ``--no-smoothing``; Marian's
+    #: ``1 - max(r/c, 1)`` in float32).
     bp: str = "r/c"
     #: The native score is ``scale * score`` (multi-bleu's ``100 * $bleu``).
     times_scale: bool = False
@@ -70,6 +76,12 @@ class Arithmetic:
     #: float64, the product not rounded (torchtext's ``bp * score.item()``,
     #: pytorch/text@a897aa927f94 ``torchtext/data/metrics.py:97-99``).
     float64_bp: bool = False
+    #: Each precision (``m / t``, or ``(m + k) / (t + k)``) is a float32 number, and the log
+    #: sum, exp and BP are float64 from there: keras-hub's ``float(matches[i]) /
+    #: possible_matches[i]`` of a float32 NumPy array element is a ``np.float32`` under
+    #: NumPy 2's promotion (keras-team/keras-hub@71453d08f59e
+    #: ``keras_hub/src/metrics/bleu.py:245-256``), and ``math.log`` reads it as it is.
+    float32_precisions: bool = False
     #: ``exp`` and ``pow`` are JavaScript's ``Math.exp`` and ``Math.pow`` as V8 computes them
     #: (fdlibm's algorithms, :mod:`bleu_harness.bleu.fdlibm`), not the C library's: npm
     #: bleu-score's ``Math.exp(1 - r / c)`` and ``Math.pow(product, 1 / maxN)``.
@@ -82,7 +94,8 @@ class Arithmetic:
             return _product_fits(k)
         if self.log_sum == "x87":
             return _x87_fits(k)
-        if self.log_sum != "mean" and self.unit != "percent" and self.bp != "exponent":
+        if (self.log_sum not in ("mean", "mean-float32") and self.unit != "percent"
+                and self.bp != "exponent"):
             return True
         weights = _first_vector(k.weights)
         return (len(set(weights)) <= 1 and not k.normalise
@@ -184,6 +197,8 @@ def brevity_penalty(hyp_len: int, ref_len: int | float, k: KnobSettings, a: Arit
         return 0.0
     if a.bp == "1/ratio":
         return math.exp(1 - 1.0 / (hyp_len / ref_len))
+    if a.bp == "1/ratio-float32":  # float32 steps are correctly rounded from float64 ones
+        return math.exp(float32(1 - float32(1.0 / float32(hyp_len / ref_len))))
     exp = fdlibm.exp if a.v8_math else math.exp
     return r32(exp(r32(1 - r32(ref_len / hyp_len))))
 
@@ -209,6 +224,8 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
         return _nltk_precisions(corpus, k, matches, totals, raw)
     percent = a.unit == "percent"
     exact = a.log_sum == "x87"  # fast-bleu: Fraction(num, den), its floor 1 / (10 den)
+    if a.float32_precisions:
+        r32 = float32
     value = k.smoothing_value
     out: list[tuple[Any, bool]] = []
     halvings = 1
@@ -300,6 +317,15 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
         return 0.0, False  # nothing to average: mteval's and T2T's 0
     if not terms:
         return 0.0, False
+    if a.log_sum == "mean-float32":  # Marian: logbleu += log(p); logbleu /= 4.f; ...
+        total = 0.0
+        for _, lp in terms:
+            total = float32(total + float32(lp))
+        mean = float32(total / float32(len(weights)))
+        if a.bp == "exponent" and k.bp != "off":  # 1.f - std::max(r / c, 1.f)
+            mean = float32(mean + float32(1 - max(float32(ref_len / hyp_len), 1.0)))
+            return float32(math.exp(mean)), True
+        return float32(math.exp(mean)), False
     if a.log_sum == "mean" and len(set(weights)) == 1 and not k.normalise:
         count = len(terms) if k.empty_order == "effective" else len(weights)
         mean = sum(lp for _, lp in terms) / count
@@ -400,21 +426,18 @@ def _mean_of_sentences(corpus: CorpusStats, k: KnobSettings, a: Arithmetic,
     the number of segments (ignite's macro average: ``_sum_of_bleu += ...`` in a float64
     tensor, then ``_sum_of_bleu / _num_sentences``, pytorch/ignite@8a2a163e8a94
     ``ignite/metrics/nlp/bleu.py:240, 255, 270``)."""
-    if corpus.segments is None:
-        raise ValueError("a mean of sentence scores needs each segment's statistics "
-                         "(a preprocessing with segments=True)")
+    segments = corpus.segment_corpora
     sums: list[Any] = []
-    for segment in corpus.segments:
-        scores = _compute(segment_corpus(segment, corpus.max_order), k, a, available,
-                          zero).scores
+    for segment in segments:
+        scores = _compute(segment, k, a, available, zero).scores
         sums = [total + s for total, s in zip(sums or [0.0] * len(scores), scores)]
-    return tuple(total / len(corpus.segments) for total in sums)
+    return tuple(total / len(segments) for total in sums)
 
 
 def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int | None,
              zero: Any) -> Computation:
     """:func:`compute` of the summed statistics in the float form ``a``."""
-    r32 = float32 if k.float32 and a.log_sum == "steps" else _same
+    r32 = float32 if k.float32 and a.log_sum in ("steps", "mean-float32") else _same
     vectors = _all_vectors(k.weights)
     counted = max(len(v) for v in vectors)
     matches, raw = corpus.matches[:counted], corpus.totals[:counted]
@@ -433,6 +456,8 @@ def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int
         vectors = (reweighed(hyp_len),)  # before anything else: 0 words divide by zero
         counted = hyp_len
         matches, raw, totals = matches[:counted], raw[:counted], totals[:counted]
+    if k.all_empty == "nan-ratio" and hyp_len == 0 and ref_len == 0:
+        return done("all empty", (math.nan,) * len(vectors))  # 0/0 in float32: no exception
     if not corpus.segment_count or counted == 0:
         return done("no orders", (zero,) * len(vectors))
     if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:

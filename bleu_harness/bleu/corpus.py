@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from operator import add
 
 from bleu_harness.bleu.stats import SegmentStats
@@ -80,6 +81,15 @@ class CorpusStats:
     #: (``Preprocessing.segments``: a mean of sentence scores, ignite's macro average, needs
     #: them); ``None`` otherwise, so the statistics stay small.
     segments: tuple[SegmentStats, ...] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def segment_corpora(self) -> tuple[CorpusStats, ...]:
+        """Each kept segment as a corpus of its own (orders 1..``max_order``), built once: a
+        mean of sentence scores reads them under every knob setting attribution tries."""
+        if self.segments is None:
+            raise ValueError("a mean of sentence scores needs each segment's statistics "
+                             "(a preprocessing with segments=True)")
+        return tuple(segment_corpus(segment, self.max_order) for segment in self.segments)
 
     def __post_init__(self) -> None:
         for name in ("matches", "totals", "floored_totals"):

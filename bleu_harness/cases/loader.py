@@ -257,25 +257,58 @@ def _load(path: Path, root: Path,
     except UnicodeDecodeError as error:
         return [], [Problem(name, 1, "", f"not UTF-8 ({error.reason} at byte {error.start})",
                             1)], digest, ""
-    try:
-        root_node = compose_safely(text)
-        document = construct(root_node) if root_node is not None else None
-    except YamlProblem as problem:
-        return [], [Problem(name, problem.line, "", str(problem), 1)], digest, text
-    return (*_cases(document, root_node, name, root, data), digest, text)
+    parsed = _parsed(digest, text)
+    if isinstance(parsed, YamlProblem):
+        return [], [Problem(name, parsed.line, "", str(parsed), 1)], digest, text
+    return (*_cases(parsed, name, root, data), digest, text)
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """A case file's text parsed and held to the schema: its node tree (for line numbers),
+    its data, and each schema error as (path, message)."""
+
+    root_node: yaml.Node | None
+    document: Any
+    errors: tuple[tuple[tuple[Any, ...], str], ...]
+
+
+#: The texts parsed in this process, by the SHA-256 of their bytes: a file read again
+#: unchanged (every command of a session reads the bundled corpus) is not parsed and
+#: validated again. Nothing downstream changes the parsed data.
+_PARSED: dict[str, _Parsed | YamlProblem] = {}
+_PARSED_LIMIT = 512
+
+
+def _parsed(digest: str, text: str) -> _Parsed | YamlProblem:
+    known = _PARSED.get(digest)
+    if known is None:
+        try:
+            root_node = compose_safely(text)
+            document = construct(root_node) if root_node is not None else None
+            validator = jsonschema.Draft202012Validator(case_schema())
+            known = _Parsed(root_node, document, tuple(
+                (tuple(where), message) for where, message in _schema_errors(validator,
+                                                                             document)))
+        except YamlProblem as problem:
+            known = problem
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[digest] = known
+    return known
 
 
 def _after_path(message: str, path: str) -> str:
     return message[len(path) + 2:] if message.startswith(path + ": ") else message
 
 
-def _cases(document: Any, root_node: yaml.Node | None, name: str, root: Path,
+def _cases(parsed: _Parsed, name: str, root: Path,
            data: DataFiles) -> tuple[list[Case], list[Problem]]:
-    validator = jsonschema.Draft202012Validator(case_schema())
+    document, root_node = parsed.document, parsed.root_node
     problems: list[Problem] = []
     broken_cases: set[int] = set()
     broken_file = False
-    for where, message in _schema_errors(validator, document):
+    for where, message in parsed.errors:
         index = where[1] if len(where) >= 2 and where[0] == "cases" else None
         if index is not None:
             broken_cases.add(index)

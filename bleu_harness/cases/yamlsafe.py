@@ -45,8 +45,11 @@ def _line(node: yaml.Node) -> int:
     return node.start_mark.line + 1
 
 
-def _check_depth(text: str) -> None:
-    depth = 0
+def _check_events(text: str) -> None:
+    """Depth and size on the event stream, before anything is composed: a document of more
+    than :data:`MAX_NODES` values, lists and mappings is refused without building them
+    (aliases, which the composer expands, are counted on the composed tree)."""
+    depth = nodes = 0
     for event in yaml.parse(text, Loader=LOADER):
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
@@ -54,12 +57,19 @@ def _check_depth(text: str) -> None:
                 raise _too_deep(event.start_mark.line + 1)
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             depth -= 1
+            continue
+        elif not isinstance(event, yaml.ScalarEvent):
+            continue
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise YamlProblem(event.start_mark.line + 1, _TOO_LARGE.format(
+                what="this document has"))
 
 
 def compose_safely(text: str) -> yaml.Node | None:
     """The document's node tree (``None`` for an empty document), checked as above."""
     try:
-        _check_depth(text)
+        _check_events(text)
         root = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
@@ -80,10 +90,13 @@ def _too_deep(line: int) -> YamlProblem:
                              "and mappings inside each other, aliases expanded)")
 
 
+_TOO_LARGE = (f"{{what}} more than {MAX_NODES:,} nodes (the limit on values, lists and "
+              "mappings in one case file)")
+
+
 def _too_large(node: yaml.Node, aliased: bool) -> YamlProblem:
     what = ("aliases expand this document to" if aliased else "this document has")
-    return YamlProblem(_line(node), f"{what} more than {MAX_NODES:,} nodes (the limit on "
-                                    "values, lists and mappings in one case file)")
+    return YamlProblem(_line(node), _TOO_LARGE.format(what=what))
 
 
 def check_tree(root: yaml.Node) -> None:

@@ -97,8 +97,13 @@ def add_arguments(parser) -> None:
     add_timeouts(parser)
     parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
                         help="workers per backend (default 1; the backends run in parallel)")
-    parser.add_argument("--map", action="store_true",
-                        help="print the divergence map (conventions against each other)")
+    drawn = parser.add_mutually_exclusive_group()
+    drawn.add_argument("--map", action="store_true",
+                       help="print the divergence map (conventions against each other)")
+    drawn.add_argument("--no-map", dest="divergence_map", action="store_false",
+                       help="leave the divergence map out: the engine's conventions are not "
+                       "scored against each other (on the bundled corpus most of a run's "
+                       "time and of its stream)")
     parser.add_argument("--checks-per-cause", type=checks_per_cause,
                         default=CHECKS_PER_CAUSE, metavar="N",
                         help=f"failing checks printed per cause (default {CHECKS_PER_CAUSE}; "
@@ -153,7 +158,7 @@ def main(args, console: Console) -> int:
         startup_timeout=args.startup_timeout, jobs=args.jobs,
         strict_references=args.strict_references, known=_known(args),
         library_python=library_pythons(args.library_python), tokenizer=args.tokenizer,
-        maxfail=args.maxfail)
+        maxfail=args.maxfail, divergence_map=args.divergence_map)
     stream_file = StreamFile(outputs["--output"]) if (
         args.format == "json" and "--output" in outputs) else None
 

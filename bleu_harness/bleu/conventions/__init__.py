@@ -13,6 +13,8 @@ from bleu_harness.bleu.conventions import (
     fast_bleu,
     ignite,
     jury,
+    kerashub,
+    marian,
     matlab,
     mteval,
     multibleu,
@@ -30,8 +32,8 @@ from bleu_harness.bleu.conventions import (
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
-           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext,
-           npm_bleu_score, fast_bleu, jury)
+           torchmetrics_sacrebleu, comparemt, tfmodels, kerashub, coco, fairseq, ignite,
+           torchtext, marian, npm_bleu_score, fast_bleu, jury)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

@@ -12,6 +12,11 @@ statistics are those of the library it follows.
   :mod:`~bleu_harness.bleu.tokenizers.roles`, :data:`ROLE_TOKENIZERS`);
 * :mod:`~bleu_harness.bleu.tokenizers.t2t` -- Tensor2Tensor's ``bleu_tokenize``;
 * :mod:`~bleu_harness.bleu.tokenizers.tfnmt` -- TF-NMT's ``split(" ")``, with and without strip;
+* :mod:`~bleu_harness.bleu.tokenizers.kerashub` -- keras-hub ``Bleu``'s RE2 port of 13a
+  (``keras-13a``: no padding, its final-period rule a no-op) and ``tf.strings.split``
+  (``tf-split``: ASCII whitespace only);
+* :mod:`~bleu_harness.bleu.tokenizers.marian` -- Marian's BLEU validators' (``marian-words``:
+  vocabulary words up to ``</s>``; ``marian-13a``: its ``std::regex`` port of 13a);
 * :mod:`~bleu_harness.bleu.tokenizers.torchmetrics` -- torchmetrics' copies of SacreBLEU's
   (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
 * :mod:`~bleu_harness.bleu.tokenizers.fairseq` -- ``fairseq-score``'s line to ids (``fairseq``:
@@ -38,6 +43,8 @@ from bleu_harness.bleu.tokenizers.chinese import tokenize_zh
 from bleu_harness.bleu.tokenizers.cstrings import tokenize_c_strings
 from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq
 from bleu_harness.bleu.tokenizers.javascript import tokenize_js_split_space
+from bleu_harness.bleu.tokenizers.kerashub import tokenize_keras_13a, tokenize_tf_split
+from bleu_harness.bleu.tokenizers.marian import tokenize_marian_13a, tokenize_marian_words
 from bleu_harness.bleu.tokenizers.perl import (
     MULTIBLEU_DETOK_LC,
     MULTIBLEU_WMT06,
@@ -99,6 +106,10 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "js-split-space": tokenize_js_split_space,
     "split-c-strings": tokenize_c_strings,
     "ascii-punct-split": tokenize_ascii_punct_split,
+    "keras-13a": tokenize_keras_13a,
+    "tf-split": tokenize_tf_split,
+    "marian-words": tokenize_marian_words,
+    "marian-13a": tokenize_marian_13a,
 }
 
 #: Named tokenizations that split hypotheses and references differently (a

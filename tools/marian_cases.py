@@ -1,0 +1,129 @@
+"""Record what Marian's BLEU validators give on their quirks, as cases.
+
+    python tools/marian_cases.py      # writes cases/families/marian.yaml
+
+Compiles Marian's own ``BleuValidator`` (``src/training/validator.h`` at
+marian-nmt/marian-dev@46c94a58, v1.7.8, vendored unmodified in ``tests/oracles/marian/``) with
+``g++`` over the stubs of ``tests/marian_stubs/`` in a temporary directory, and runs its
+``updateStats`` and ``calcBLEU`` through ``tests/marian_bleu_driver.cc``
+(``tests/marian_oracle.py``): the float32 score on the 0-100 scale, for ``--valid-metrics
+bleu`` and ``bleu-detok``. Nothing comes from the engine. The values are compared within
+1e-4 (absolute, on the 0-100 scale): ``logf``/``expf`` need not be correctly rounded.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import marian_oracle as oracle
+
+OUT = ROOT / "cases" / "families" / "marian.yaml"
+SOURCE = (f"{oracle.COMMIT} src/training/validator.h BleuValidator::updateStats and calcBLEU "
+          "(vendored, compiled with g++ over tests/marian_stubs, driven by "
+          "tests/marian_bleu_driver.cc)")
+BOTH = ["bleu", "bleu-detok"]
+RAW, WORDS = "raw", "words"
+
+#: (id, description, tags, level, text, segments [(hyp, ref)], metrics).
+CASES = [
+    ("marian-basic", "Six words, one substituted: float32 statistics and arithmetic, times "
+     "100 in float32.", [], "sentence", WORDS,
+     [("the cat sat on the mat", "the cat sat on a mat")], BOTH),
+    ("marian-detok-splits-a-final-period", "bleu-detok pads the line with spaces before "
+     "SacreBLEU's rules, so a final '5.' splits like the reference's '5 .'; bleu counts the "
+     "vocabulary's words as they are.", ["tokenization"], "sentence", RAW,
+     [("The price rose to 5.", "The price rose to 5 .")], BOTH),
+    ("marian-short-hypothesis-is-zero", "Three words: no 4-gram, so calcBLEU returns 0 (no "
+     "smoothing, even for one sentence).", ["short-hypothesis"], "sentence", WORDS,
+     [("a b c", "a b c d")], BOTH),
+    ("marian-zero-4gram-match", "Every order but the fourth matches: 0.", ["zero-overlap"],
+     "sentence", WORDS, [("a b c x b c d", "a b c d")],
+     BOTH),
+    ("marian-brevity-in-the-exponent", "Five words against seven: 1 - max(r/c, 1) is added "
+     "to the mean log precision before a float32 exp.", ["short-hypothesis"], "sentence",
+     WORDS, [("the cat sat on the", "the cat sat on the mat today")], BOTH),
+    ("marian-eos-ends-the-reference", "A '</s>' word in the reference is the end-of-sentence "
+     "id: the reference's words end there (bleu); bleu-detok decodes text, in which '</s>' "
+     "is punctuation and letters.", ["tokenization"], "sentence", WORDS,
+     [("a b c d e f", "a b c d </s> e f")], BOTH),
+    ("marian-empty-hypothesis", "An empty hypothesis in a corpus adds nothing but reference "
+     "length.", ["empty-hypothesis"], "corpus", WORDS,
+     [("the cat sat on the mat", "the cat sat on the mat"), ("", "a dog ran")], BOTH),
+    ("marian-all-empty", "Empty hypothesis and reference: no unigram match, 0.",
+     ["empty-hypothesis", "empty-reference"], "sentence", WORDS, [("", "")], BOTH),
+    ("marian-empty-reference", "An empty reference: its hypothesis n-grams count, none "
+     "match, and the reference length only shrinks.", ["empty-reference"], "corpus", WORDS,
+     [("a b c d e f", "a b c d e f"), ("x y", "")], BOTH),
+    ("marian-tab-inside-a-word", "bleu splits on single spaces only (a tab is part of a "
+     "word); bleu-detok's \\s is the C locale's, tabs included.", ["tokenization"],
+     "sentence", RAW, [("the\tcat sat on the mat", "the cat sat on the mat")], BOTH),
+    ("marian-no-break-space-joins", "std::regex's \\s in the C locale has no U+00A0: it "
+     "joins two words into one token (SacreBLEU's Python \\s would part them).",
+     ["tokenization"], "sentence", RAW,
+     [("the\u00a0cat sat on the mat", "the cat sat on the mat")], BOTH),
+    ("marian-entities-and-skipped", "&amp; and &quot; unescaped and <skipped> removed before "
+     "the punctuation is split off (bleu-detok).", ["tokenization"], "sentence", RAW,
+     [("fish &amp; chips <skipped>are &quot;great&quot; today",
+       'fish & chips are "great" today')], BOTH),
+    ("marian-corpus", "Three lines summed into float32 statistics first.", [], "corpus",
+     WORDS, [("the cat sat on the mat", "the cat sat on the mat"),
+             ("a dog ran in the park", "the dog ran in the park"),
+             ("it is raining again", "it rains today again")], BOTH),
+]
+
+
+def expectation(metric: str, value: float) -> dict:
+    return {"convention": "marian",
+            **({"options": {"valid_metrics": metric}} if metric != "bleu" else {}),
+            "value": repr(value), "compare": {"tolerance": 1.0e-4},
+            "provenance": {"kind": "computed", "source": SOURCE, "library": "marian",
+                           "version": oracle.VERSION}}
+
+
+def cases(validator: oracle.Validator) -> list[dict]:
+    out = []
+    for case_id, description, tags, level, text, segments, metrics in CASES:
+        hyps, refs = [h for h, _ in segments], [r for _, r in segments]
+        case = {"id": case_id, "description": description, "tags": tags, "level": level}
+        case.update({"tokenizer": "13a"} if text == RAW else {"tokenized": True})
+        case["segments"] = [{"hyp": h, "refs": [r]} for h, r in segments]
+        case["expect"] = [expectation(m, validator.bleu(hyps, refs, m == "bleu-detok")[0])
+                          for m in metrics]
+        out.append(case)
+    return out
+
+
+class _NoAliases(yaml.SafeDumper):
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as directory:
+        validator = oracle.Validator(oracle.build(Path(directory)))
+        recorded = cases(validator)
+        validator.close()
+    text = yaml.dump(
+        {"schema": 1, "description": (
+            f"Marian's BLEU validators (--valid-metrics bleu and bleu-detok, Marian "
+            f"{oracle.VERSION}, {oracle.COMMIT}): one reference, float32 statistics and "
+            "arithmetic, 0 when an order has no match, the vocabulary's words up to </s> or a "
+            "std::regex port of 13a. Values from Marian's own validator.h compiled with g++ "
+            "over stubs of the rest of Marian, written by tools/marian_cases.py."),
+         "cases": recorded},
+        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
+        default_flow_style=None)
+    OUT.write_text("# Written by tools/marian_cases.py: do not edit by hand.\n" + text,
+                   encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
