@@ -14,7 +14,8 @@ class ``Metric``: its constructor takes the keyword arguments, ``download_and_pr
 and refuses any other, ``compute`` calls ``_compute`` with the predictions and references
 as lists of lists, as ``evaluate`` gives them back from its table), ``datasets`` (the feature
 types, only named), ``pandas`` (used by reductions BLEU never makes), and the ``jury``
-packages (their ``__init__`` files import every metric). numpy is the real one
+packages (their ``__init__`` files import every metric), present in ``sys.modules`` only
+while the files load. numpy is the real one
 (``Collator.can_collapse`` decides the path with ``np.array(..., dtype=object).shape``).
 """
 
@@ -97,25 +98,32 @@ def _stubs() -> dict[str, types.ModuleType]:
 
 @cache
 def bleu_metric_class():
-    """``BleuForLanguageGeneration``, loaded from the vendored files (the stubs stay in
-    ``sys.modules`` under names nothing else here uses: evaluate, datasets and pandas are
-    not installed where the tests run)."""
-    for name in ("evaluate", "datasets", "pandas"):
-        if name in sys.modules or importlib.util.find_spec(name) is not None:
-            raise RuntimeError(f"{name} is installed: the jury oracle would shadow it")
-    sys.modules.update(_stubs())
-    for name, path in FILES.items():
-        spec = importlib.util.spec_from_file_location(name, JURY / path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        parent, _, child = name.rpartition(".")
-        setattr(sys.modules[parent], child, module)
-        if name == "jury.metrics._core.base":  # what its package __init__ re-exports
-            sys.modules["jury.metrics._core"].MetricForLanguageGeneration = \
-                module.MetricForLanguageGeneration
-    return sys.modules["jury.metrics.bleu.bleu_for_language_generation"] \
-        .BleuForLanguageGeneration
+    """``BleuForLanguageGeneration``, loaded from the vendored files. The stubs and jury's
+    modules are in ``sys.modules`` only while they import each other: afterwards nothing else
+    sees them (plotly, for one, takes any ``pandas`` in ``sys.modules`` for the real one)."""
+    stubs = _stubs()
+    names = [*stubs, *FILES]
+    saved = {name: sys.modules.get(name) for name in names}
+    sys.modules.update(stubs)
+    try:
+        for name, path in FILES.items():
+            spec = importlib.util.spec_from_file_location(name, JURY / path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+            parent, _, child = name.rpartition(".")
+            setattr(sys.modules[parent], child, module)
+            if name == "jury.metrics._core.base":  # what its package __init__ re-exports
+                sys.modules["jury.metrics._core"].MetricForLanguageGeneration = \
+                    module.MetricForLanguageGeneration
+        return sys.modules["jury.metrics.bleu.bleu_for_language_generation"] \
+            .BleuForLanguageGeneration
+    finally:
+        for name, previous in saved.items():
+            if previous is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = previous
 
 
 def compute(predictions, references, **kwargs) -> dict:

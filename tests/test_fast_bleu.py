@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import WORDS, segment_text
+from tiers import examples
 
 from bleu_harness.bleu import ConventionDeclined, ConventionError, score
 from bleu_harness.cases.loader import load
@@ -73,7 +74,8 @@ def same(a, b) -> bool:
         (math.isnan(x) and math.isnan(y)) or x.hex() == y.hex() for x, y in zip(a, b))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(800, 150), deadline=None,
+          suppress_health_check=list(HealthCheck))
 @given(hypothesis=TEXT, references=REFERENCES, weights=WEIGHTS, smoothing=st.sampled_from([0, 1]))
 @example(hypothesis="It is a guide to action which ensures that the military always obeys the "
          "commands of the party", references=[

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import WORDS, segment_text
+from tiers import examples
 
 from bleu_harness.bleu import ConventionDeclined, ConventionError, score
 from bleu_harness.cases.loader import load
@@ -52,7 +53,8 @@ def ours(items, max_order: int, smooth: bool):
         return error.library_exception
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(600, 120), deadline=None,
+          suppress_health_check=list(HealthCheck))
 @given(items=ITEMS, max_order=st.integers(0, 5), smooth=st.booleans())
 @example(items=[(["the cat is on the mat", "There is cat playing on the mat"],
                  ["the cat is playing on the mat.", "The cat plays on the mat."]),

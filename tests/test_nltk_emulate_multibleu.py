@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import corpus
+from tiers import examples
 
 from bleu_harness.bleu import score
 from bleu_harness.cases.loader import load
@@ -38,7 +39,7 @@ OPTIONS = st.fixed_dictionaries({
 @pytest.fixture(scope="module")
 def release():
     if not PYTHON.is_file():
-        pytest.skip("NLTK 3.2.5 is not prepared: python tools/atlas.py prepare nltk==3.2.5")
+        pytest.skip("NLTK 3.2.5 is not prepared: python tools/atlas.py prepare nltk-3.2.5")
     from bleu_harness.backends.libraries import nltk_backend
     from bleu_harness.backends.own import engine_backend
     from bleu_harness.execute import Executor
@@ -55,7 +56,7 @@ def answer(executor, backend: str, data, level: str, options: dict):
     return next(iter(executor.run([request])))[1]
 
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=examples(300, 60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=corpus(), sentence=st.booleans(), options=OPTIONS)
 @example(data=(["let go it"], [["let it go"]]), sentence=True,

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import WORDS, segment_text
+from tiers import examples, exhaustive
 
 from bleu_harness.bleu import ConventionDeclined, fdlibm, score
 from bleu_harness.bleu.tokenizers.javascript import PROTOTYPE_KEYS
@@ -86,7 +87,8 @@ def bleu():
         process.wait(timeout=10)
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(1000, 200), deadline=None,
+          suppress_health_check=list(HealthCheck))
 @given(reference=SENTENCE, candidate=SENTENCE, max_n=st.integers(1, 6))
 @example(reference="a b", candidate="constructor b", max_n=1)  # NaN
 @example(reference="a __proto__", candidate="__proto__ a", max_n=1)  # __proto__ never matches
@@ -180,7 +182,7 @@ def arguments(seed: int, count: int) -> tuple[list[float], list[tuple[float, flo
 def test_fdlibm_is_v8s_math():
     """5000 arguments of each, and the length ratios and precision products a BLEU score
     reaches: the same bits (NaN as NaN)."""
-    exps, pows = arguments(20261124, 5000)
+    exps, pows = arguments(20261124, 20000 if exhaustive() else 5000)
     exps += [1 - r / c for c in range(1, 40) for r in range(c, c + 40)]
     pows += [((m / t) * (m2 / t), 1 / n) for n in range(1, 7) for t in range(1, 25)
              for m in range(t + 1) for m2 in range(0, t + 1, 5)]

@@ -3,7 +3,7 @@
     python tools/nltk_emulate_cases.py   # writes cases/families/nltk-emulate-multibleu.yaml
 
 Runs ``sentence_bleu`` / ``corpus_bleu`` of the real NLTK 3.2.5 release (its atlas environment,
-``python tools/atlas.py prepare nltk==3.2.5``: Python 3.6) on each case's ``str.split()``
+``python tools/atlas.py prepare nltk-3.2.5``: Python 3.6) on each case's ``str.split()``
 tokens, with ``emulate_multibleu=True`` and without, and writes the value as that release
 returned it (``repr``: the int 0 stays ``0``). Nothing comes from the engine.
 """
