@@ -7,6 +7,7 @@ from types import MappingProxyType
 from bleu_harness.bleu.agreement import Score, on_unit_scale, same_score
 from bleu_harness.bleu.convention import Convention
 from bleu_harness.bleu.conventions import (
+    allennlp,
     coco,
     comparemt,
     fairseq,
@@ -27,7 +28,8 @@ from bleu_harness.bleu.conventions import (
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
-           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext)
+           torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext,
+           allennlp)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})
