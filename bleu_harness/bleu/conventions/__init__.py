@@ -15,6 +15,7 @@ from bleu_harness.bleu.conventions import (
     matlab,
     mteval,
     multibleu,
+    multeval,
     nltk,
     sacrebleu,
     t2t,
@@ -29,7 +30,7 @@ from bleu_harness.bleu.conventions import (
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
            torchmetrics_sacrebleu, comparemt, tfmodels, coco, fairseq, ignite, torchtext,
-           allennlp)
+           allennlp, multeval)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})
