@@ -1,6 +1,6 @@
 """The allennlp convention: allennlp's ``BLEU`` metric (``allennlp.training.metrics.BLEU``),
-read from allenai/allennlp@80fb6061 ``allennlp/training/metrics/bleu.py`` (the last commit of
-the archived repository; the file is unchanged since 1caf0daf, allennlp 2.9) step by step:
+read from allenai/allennlp@80fb6061 ``allennlp/training/metrics/bleu.py`` (the same file as
+tag v2.10.1, the last release; unchanged since 1caf0daf, v2.9.0) step by step:
 
 * tokens (:mod:`bleu_harness.bleu.tokenizers.allennlp`): the metric takes token-id tensors
   and tokenizes nothing; the harness gives each ``str.split()`` word its own id, one row per
