@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
+from family_file import write_family
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
@@ -177,11 +177,7 @@ def main(argv: list[str]) -> int:
         "@@UNKNOWN@@ the OOV index 1. Values from allennlp's own files (vendored in "
         "tests/oracles/allennlp, torch {torch}, CPU) and NLTK {nltk}, written by "
         "tools/allennlp_cases.py.").format(**found)
-    text = yaml.safe_dump({"schema": 1, "description": description, "cases": cases},
-                          allow_unicode=True, sort_keys=False, width=100,
-                          default_flow_style=None)
-    OUT.write_text("# Written by tools/allennlp_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+    write_family(OUT, "tools/allennlp_cases.py", description, cases)
     print(f"{OUT.relative_to(ROOT)}: {len(cases)} cases; {found}")
     return 0
 

@@ -17,11 +17,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from family_file import write_family  # noqa: E402
 from multeval_oracle import COMMIT, VERSION, Oracle, build, guava_jar, why_unavailable  # noqa: E402
 
 from bleu_harness.adapters.perl_scripts import (  # noqa: E402
@@ -186,11 +185,7 @@ def main() -> int:
         "times 0.25, 0-100. Values from MultEval's own Java sources (vendored in "
         "tests/oracles/multeval, compiled with javac {java} against Guava {guava}) and, for "
         "contrast, mteval-v13a.pl, written by tools/multeval_cases.py.").format(**found)
-    text = yaml.safe_dump({"schema": 1, "description": description, "cases": cases},
-                          allow_unicode=True, sort_keys=False, width=100,
-                          default_flow_style=None)
-    OUT.write_text("# Written by tools/multeval_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+    write_family(OUT, "tools/multeval_cases.py", description, cases)
     print(f"{OUT.relative_to(ROOT)}: {len(cases)} cases; {found}")
     return 0
 
