@@ -353,8 +353,8 @@ def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int
         matches, raw, totals = matches[:counted], raw[:counted], totals[:counted]
     if not corpus.segment_count or counted == 0:
         return done("no orders", (zero,) * len(vectors))
-    if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
-        return done("all empty", (math.nan,) * len(vectors))
+    if k.all_empty in ("nan", "zero") and hyp_len == 0 and corpus.longest_reference == 0:
+        return done("all empty", (math.nan if k.all_empty == "nan" else 0.0,) * len(vectors))
     if k.fewer_words == "zero" and raw[len(vectors[0]) - 1] == 0:
         return done("fewer words", (0.0,) * len(vectors))
     if k.no_match_zero and not any(matches):  # no unigram match: no match at all

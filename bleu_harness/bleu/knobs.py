@@ -103,6 +103,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
     "fewer_words": {"zero": "fewer words than N scores 0 (MATLAB)",
                     "score": "fewer words than N is scored like any input"},
     "all_empty": {"nan": "an empty candidate with empty references is NaN (MATLAB)",
+                  "zero": "an empty candidate with empty references scores 0 (allennlp: the "
+                          "brevity penalty of lengths 0 == 0)",
                   "score": "empty candidate and references are scored like any input"},
     "bp": {"standard": "brevity penalty exp(1 - r/c) when c < r", "off": "no brevity penalty",
            "epsilon": "brevity penalty exp(1 - 1/ratio) when ratio = (c + 1e-15) / (r + 1e-9) "

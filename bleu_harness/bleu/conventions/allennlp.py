@@ -104,11 +104,12 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 @remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     """The one reference's length; ``(m + 1e-13) / (t + 1e-13)`` for every order (add-k with
-    k = 1e-13), taken as a difference of logs; the weights as given; BP 0.0 when c == r == 0."""
+    k = 1e-13), taken as a difference of logs; the weights as given; 0 when the summed lengths
+    are 0 == 0 (the brevity penalty's ``return 0.0``: every row and reference empty)."""
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
-        arithmetic=Arithmetic(log_sum="sum", strict_bp=True, difference_of_logs=True),
-        ref="first", smoothing="add-k", smoothing_value=EPSILON,
+        arithmetic=Arithmetic(log_sum="sum", difference_of_logs=True),
+        ref="first", smoothing="add-k", smoothing_value=EPSILON, all_empty="zero",
         weights=tuple(options["ngram_weights"]), **case_and_tokenizer(preprocessing(options)))
 
 
