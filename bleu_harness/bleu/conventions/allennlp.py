@@ -16,8 +16,9 @@ tag v2.10.1, the last release; unchanged since 1caf0daf, v2.9.0) step by step:
   not excluded (``get_valid_tokens_mask``, ``util.py:520-524``); an excluded id also takes
   every n-gram holding it out of the counts (``util.py:514-515``);
 * ``_get_brevity_penalty`` (lines 92-97): 1.0 when the summed prediction length exceeds the
-  reference length, 0.0 when either is 0 (so 0 == 0 gives 0.0), else
-  ``math.exp(1.0 - r / c)``;
+  reference length, 0.0 when either is 0, else ``math.exp(1.0 - r / c)``: the standard
+  penalty but for 0 == 0, which is 0.0 -- summed lengths of 0 are every row and reference
+  empty, the knob ``all_empty="zero"``;
 * ``get_metric`` (lines 151-166): ``bp * math.exp(sum(w * (math.log(m + 1e-13) -
   math.log(t + 1e-13))))`` over ``enumerate(ngram_weights, start=1)``, the weights as given:
   an order without a match counts about ``1e-13 / t`` (tiny, never 0), an order without
