@@ -7,6 +7,7 @@ from types import MappingProxyType
 from bleu_harness.bleu.agreement import Score, on_unit_scale, same_score
 from bleu_harness.bleu.convention import Convention
 from bleu_harness.bleu.conventions import (
+    allennlp,
     coco,
     comparemt,
     fairseq,
@@ -16,6 +17,7 @@ from bleu_harness.bleu.conventions import (
     matlab,
     mteval,
     multibleu,
+    multeval,
     nltk,
     sacrebleu,
     t2t,
@@ -30,7 +32,7 @@ from bleu_harness.bleu.conventions import (
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
            torchmetrics_sacrebleu, comparemt, tfmodels, kerashub, coco, fairseq, ignite,
-           torchtext, marian)
+           torchtext, marian, allennlp, multeval)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})
