@@ -230,8 +230,8 @@ def conventions_catalogue() -> str:
         out += [f"## {module.NAME}", "", f"{cell(module.DESCRIPTION)}.", "",
                 f"* Module: `bleu_harness/bleu/conventions/{Path(module.__file__).name}`",
                 f"* Scale: {_scale(convention.scale)}; "
-                + ("float32 arithmetic: agreement within about 1e-6"
-                   if convention.precision else "float64: bit for bit"),
+                + getattr(module, "AGREEMENT", "float32 arithmetic: agreement within about 1e-6"
+                          if convention.precision else "float64: bit for bit"),
                 f"* Signature (corpus level, defaults): `{convention.default_signature}`",
                 f"* `bleu-harness identify` searches {len(convention.variants)} option "
                 f"settings of it", ""]

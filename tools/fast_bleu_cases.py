@@ -11,6 +11,7 @@ returned it (or the exception's name). Nothing comes from the engine.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from importlib.metadata import version
 from pathlib import Path
 
@@ -97,7 +98,7 @@ def nltk_value(hypothesis: str, references: list[str], options: dict) -> tuple[d
     method = "method0" if options.get("smoothing_func", 1) == 0 else "method1"
     nltk_options = {"smoothing": method}
     if "weights" in options:
-        nltk_options["weights"] = options["weights"]
+        nltk_options["weights"] = list(options["weights"])
     if options.get("auto_reweight"):
         nltk_options["auto_reweigh"] = True
     value = sentence_bleu([r.split() for r in references], hypothesis.split(),
@@ -114,7 +115,8 @@ def main() -> int:
     for case_id, description, tags, hypothesis, references, option_sets, with_nltk in CASES:
         expect = []
         for options in option_sets:
-            expect.append({"convention": "fast-bleu", **({"options": options} if options else {}),
+            expect.append({"convention": "fast-bleu",
+                           **({"options": deepcopy(options)} if options else {}),
                            **fast_bleu_value(hypothesis, references, options),
                            "provenance": {"kind": "computed", "source": (
                                "fast_bleu.BLEU(references, {'w': weights}, smoothing_func)"
@@ -127,7 +129,8 @@ def main() -> int:
                                               "library": "nltk", "version": nltk}})
         cases.append({"id": case_id, "description": description, "tags": tags,
                       "level": "sentence",
-                      "segments": [{"hyp": hypothesis, "refs": references}], "expect": expect})
+                      "segments": [{"hyp": hypothesis, "refs": list(references)}],
+                      "expect": expect})
     write_family(OUT, "tools/fast_bleu_cases.py", (
             f"fast-bleu {fast} (fast_bleu.BLEU, C++): NLTK's sentence BLEU against a reference "
             "set, method1 by default, weights held as C floats (an int weight as 0.0), "

@@ -13,6 +13,7 @@ prediction with its item's references. Nothing comes from the engine.
 from __future__ import annotations
 
 import sys
+from copy import deepcopy
 from pathlib import Path
 
 from family_file import write_family  # tools/ is on the path of a script run from it
@@ -86,19 +87,23 @@ def expectations(items, options: dict, figures: bool) -> list[dict]:
     recorded = dict(options)
     if any(size != 1 for size in sizes):
         recorded["predictions_per_item"] = sizes
-    provenance = {"kind": "computed", "source": SOURCE, "library": "jury", "version": VERSION}
-    head = {"convention": "jury", **({"options": recorded} if recorded else {})}
+    def provenance() -> dict:  # one dictionary each: the YAML has no anchors
+        return {"kind": "computed", "source": SOURCE, "library": "jury", "version": VERSION}
+
+    def head() -> dict:
+        return {"convention": "jury", **({"options": deepcopy(recorded)} if recorded else {})}
+
     try:
         result = jury_oracle.compute([list(p) for p, _ in items], [list(r) for _, r in items],
                                      **options)
     except Exception as error:
-        return [{**head, "raises": type(error).__name__, "provenance": provenance}]
-    out = [{**head, "value": repr(float(result["score"])), "provenance": provenance}]
+        return [{**head(), "raises": type(error).__name__, "provenance": provenance()}]
+    out = [{**head(), "value": repr(float(result["score"])), "provenance": provenance()}]
     if figures:
         for figure, key in (("bp", "brevity_penalty"), ("hyp_len", "translation_length"),
                             ("ref_len", "reference_length")):
-            out.append({**head, "figure": figure, "value": repr(result[key]),
-                        "provenance": provenance})
+            out.append({**head(), "figure": figure, "value": repr(result[key]),
+                        "provenance": provenance()})
     return out
 
 

@@ -82,6 +82,11 @@ class Arithmetic:
     #: NumPy 2's promotion (keras-team/keras-hub@71453d08f59e
     #: ``keras_hub/src/metrics/bleu.py:245-256``), and ``math.log`` reads it as it is.
     float32_precisions: bool = False
+    #: With ``add-k`` smoothing: each order's term is ``w * (log(m + k) - log(t + k))``, a
+    #: difference of two logs, not ``w * log((m + k) / (t + k))``, summed by ``sum`` in order
+    #: (allennlp's ``BLEU.get_metric``, allenai/allennlp@80fb6061
+    #: ``allennlp/training/metrics/bleu.py:154-162``, ``k = 1e-13``).
+    difference_of_logs: bool = False
     #: ``exp`` and ``pow`` are JavaScript's ``Math.exp`` and ``Math.pow`` as V8 computes them
     #: (fdlibm's algorithms, :mod:`bleu_harness.bleu.fdlibm`), not the C library's: npm
     #: bleu-score's ``Math.exp(1 - r / c)`` and ``Math.pow(product, 1 / maxN)``.
@@ -89,7 +94,11 @@ class Arithmetic:
 
     def fits(self, k: KnobSettings) -> bool:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
-        need uniform, unnormalised weights and a smoothing that is not NLTK's."""
+        need uniform, unnormalised weights and a smoothing that is not NLTK's; the difference
+        of logs needs ``add-k`` and weights used as given."""
+        if self.difference_of_logs and (k.smoothing != "add-k" or k.normalise
+                                        or k.empty_order != "zero"):
+            return False
         if self.log_sum == "product":
             return _product_fits(k)
         if self.log_sum == "x87":
@@ -345,6 +354,14 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
     return math.exp(math.fsum(w * lp for w, lp in terms)), False
 
 
+def _difference_of_logs(weights, matches, totals, k: float) -> float:
+    """``math.exp(sum(w * (math.log(m + k) - math.log(t + k)) ...))`` in order (allennlp's
+    ``get_metric``, ``bleu.py:154-162``): an order without a match counts about ``k / t``,
+    one without n-grams ``k / k = 1``."""
+    return math.exp(sum(w * (math.log(m + k) - math.log(t + k))
+                        for w, m, t in zip(weights, matches, totals)))
+
+
 def _c_exp(x: float) -> float:
     """C's ``exp``: ``inf`` on overflow where ``math.exp`` raises."""
     try:
@@ -460,8 +477,8 @@ def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int
         return done("all empty", (math.nan,) * len(vectors))  # 0/0 in float32: no exception
     if not corpus.segment_count or counted == 0:
         return done("no orders", (zero,) * len(vectors))
-    if k.all_empty == "nan" and hyp_len == 0 and corpus.longest_reference == 0:
-        return done("all empty", (math.nan,) * len(vectors))
+    if k.all_empty in ("nan", "zero") and hyp_len == 0 and corpus.longest_reference == 0:
+        return done("all empty", (math.nan if k.all_empty == "nan" else 0.0,) * len(vectors))
     if k.fewer_words == "zero" and raw[len(vectors[0]) - 1] == 0:
         return done("fewer words", (0.0,) * len(vectors))
     if k.no_match_zero and not any(matches):  # no unigram match: no match at all
@@ -475,7 +492,11 @@ def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int
             weights = tuple(w / sum(weights) for w in weights)
         if k.empty_order == "reweigh" and hyp_len < 4 and weights == (0.25,) * 4:
             weights = reweighed(hyp_len)
-        geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
+        if a.difference_of_logs:
+            geometric, folded = _difference_of_logs(weights, matches, totals,
+                                                    k.smoothing_value), False
+        else:
+            geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
         if a.scale_first:
             scores.append(k.scale * bp * geometric)
             continue

@@ -108,6 +108,8 @@ MEANINGS: dict[str, dict[Any, str]] = {
     "all_empty": {"nan": "an empty candidate with empty references is NaN (MATLAB)",
                   "nan-ratio": "a hypothesis length and a reference length of 0 give NaN "
                                "(a float32 0/0 length ratio, keras-hub)",
+                  "zero": "an empty candidate with empty references scores 0 (allennlp: the "
+                          "brevity penalty of lengths 0 == 0)",
                   "score": "empty candidate and references are scored like any input"},
     "bp": {"standard": "brevity penalty exp(1 - r/c) when c < r", "off": "no brevity penalty",
            "epsilon": "brevity penalty exp(1 - 1/ratio) when ratio = (c + 1e-15) / (r + 1e-9) "

@@ -71,8 +71,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         prog="bleu-harness",
         description="Reference-conformance harness for BLEU: one engine that reproduces the "
         "BLEU of NLTK, SacreBLEU, the Moses and NIST scripts, TF-NMT / Hugging Face, "
-        "torchmetrics, Tensor2Tensor, pycocoevalcap, fairseq, ignite, torchtext, compare-mt, "
-        "MATLAB and more (bleu-harness score --help lists them all), and shows where and why "
+        "torchmetrics, Tensor2Tensor, pycocoevalcap, fairseq, ignite, torchtext, allennlp, "
+        "MultEval, compare-mt, MATLAB and more (bleu-harness score --help lists them all), and shows where and why "
         "they disagree.",
         epilog="Run 'bleu-harness COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"bleu-harness {__version__}")

@@ -136,12 +136,16 @@ def _with(base: Attribution, **changes) -> Attribution:
 
 
 def _replay(scorer: Scorer, start: KnobSettings, target: KnobSettings, subset) -> tuple:
+    """The subset switched one knob at a time. The input checks are described as they act
+    with the rest of the subset switched: A's checks on the statistics the other switched
+    knobs give (fairseq's refuse the empty hypothesis allennlp's tokens make)."""
     steps, current = [], start
+    others = start.with_knobs(target, [k for k in subset if k != "input_rules"])
     for knob in subset:
         current = current.with_knobs(target, [knob])
         detail = ""
         if knob == "input_rules":
-            detail = f"{scorer.refusal(start)}; {scorer.refusal(target)}"
+            detail = f"{scorer.refusal(others)}; {scorer.refusal(target)}"
         steps.append(Step(knob, getattr(start, knob), getattr(target, knob), scorer(current),
                           detail))
     return tuple(steps)

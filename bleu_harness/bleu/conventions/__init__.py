@@ -7,6 +7,7 @@ from types import MappingProxyType
 from bleu_harness.bleu.agreement import Score, on_unit_scale, same_score
 from bleu_harness.bleu.convention import Convention
 from bleu_harness.bleu.conventions import (
+    allennlp,
     coco,
     comparemt,
     fairseq,
@@ -18,6 +19,7 @@ from bleu_harness.bleu.conventions import (
     matlab,
     mteval,
     multibleu,
+    multeval,
     nltk,
     npm_bleu_score,
     sacrebleu,
@@ -33,7 +35,7 @@ from bleu_harness.bleu.conventions import (
 #: convention is one module (its declaration) and its name here.
 MODULES = (nltk, sacrebleu, matlab, multibleu, mteval, tfnmt, torchmetrics, t2t,
            torchmetrics_sacrebleu, comparemt, tfmodels, kerashub, coco, fairseq, ignite,
-           torchtext, marian, npm_bleu_score, fast_bleu, jury)
+           torchtext, marian, allennlp, multeval, npm_bleu_score, fast_bleu, jury)
 
 CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})

@@ -21,6 +21,11 @@ statistics are those of the library it follows.
   (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
 * :mod:`~bleu_harness.bleu.tokenizers.fairseq` -- ``fairseq-score``'s line to ids (``fairseq``:
   whitespace words, ``</s>`` appended, ``libbleu``'s pad/eos trimming, ``<unk>`` unmatched);
+* :mod:`~bleu_harness.bleu.tokenizers.multeval` -- MultEval's split on Guava's
+  ``BREAKING_WHITESPACE`` keeping empty tokens (``guava-breaking-whitespace``), after
+  ``multeval eval``'s whitespace normalisation (``multeval-eval``);
+* :mod:`~bleu_harness.bleu.tokenizers.allennlp` -- allennlp ``BLEU``'s rows without the
+  ``exclude_indices`` words (a tokenizer value of the convention's options);
 * :mod:`~bleu_harness.bleu.tokenizers.cstrings` -- fast-bleu's ``str.split()`` tokens as C
   strings, each cut at its first NUL (``split-c-strings``);
 * :mod:`~bleu_harness.bleu.tokenizers.punctuation` -- jury's ``DefaultTokenizer`` without its
@@ -45,6 +50,10 @@ from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq
 from bleu_harness.bleu.tokenizers.javascript import tokenize_js_split_space
 from bleu_harness.bleu.tokenizers.kerashub import tokenize_keras_13a, tokenize_tf_split
 from bleu_harness.bleu.tokenizers.marian import tokenize_marian_13a, tokenize_marian_words
+from bleu_harness.bleu.tokenizers.multeval import (
+    tokenize_guava_breaking_whitespace,
+    tokenize_multeval_eval,
+)
 from bleu_harness.bleu.tokenizers.perl import (
     MULTIBLEU_DETOK_LC,
     MULTIBLEU_WMT06,
@@ -110,6 +119,8 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "tf-split": tokenize_tf_split,
     "marian-words": tokenize_marian_words,
     "marian-13a": tokenize_marian_13a,
+    "multeval-eval": tokenize_multeval_eval,
+    "guava-breaking-whitespace": tokenize_guava_breaking_whitespace,
 }
 
 #: Named tokenizations that split hypotheses and references differently (a
