@@ -2,8 +2,8 @@
 
 Each mutation below is one small edit of the engine that a real implementation has made (a
 length tie broken the other way, no clipping, another epsilon, a history row a release off).
-The tool copies the working tree (tracked and new files) into a scratch directory with a
-virtual environment of its own, applies one mutation at a time, rebuilds the C kernel when
+The tool copies the working tree (tracked and new files) into a scratch directory (imported
+first through ``PYTHONPATH``), applies one mutation at a time, rebuilds the C kernel when
 the edit is in C, and runs the README's test command with ``-x``: a mutation is *caught*
 when that run fails. An unmutated run comes first and must pass, so a failure is the
 mutation's.
@@ -89,19 +89,10 @@ def copy_tree(into: Path) -> None:
 
 
 def prepare(repo: Path) -> Path:
-    """A virtual environment for ``repo`` that sees this interpreter's packages and has
-    ``repo`` installed editable with its C kernel built: its python."""
-    venv = repo / ".venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
-                           "['purelib'])"], check=True, capture_output=True, text=True)
-    ours = subprocess.run([sys.executable, "-c", "import sysconfig; print(sysconfig."
-                           "get_paths()['purelib'])"], check=True, capture_output=True,
-                          text=True)
-    Path(site.stdout.strip(), "zz_parent.pth").write_text(ours.stdout.strip() + "\n")
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
-                    "--no-build-isolation", "-e", str(repo)], check=True, cwd=repo)
+    """``repo``'s C kernel built in place; the interpreter that runs it (this one: with
+    ``PYTHONPATH`` naming ``repo``, its ``bleu_harness`` is imported before any installed
+    one, also by the processes the tests start)."""
+    python = Path(sys.executable)
     build(repo, python)
     return python
 
@@ -115,6 +106,8 @@ def run_tests(repo: Path, python: Path) -> tuple[bool, str, float]:
     """The README's test command with ``-x``: whether it passed, its last lines, seconds."""
     started = time.monotonic()
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, (str(repo),
+                                                             environment.get("PYTHONPATH"))))
     done = subprocess.run([str(python), "-m", "pytest", "-x", "-p", "no:cacheprovider"],
                           cwd=repo, capture_output=True, text=True, env=environment,
                           stdin=subprocess.DEVNULL)
