@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from packaging.specifiers import SpecifierSet
 from strategies import corpus
 from tiers import examples
 
@@ -98,6 +99,9 @@ def test_the_case_files_values_come_from_the_release():
     assert len(cases) >= 5
     for case in cases:
         for e in case.expectations:
-            assert e.versions == {"nltk": ">=3.2.4,<3.3"}, case.id
+            if e.options.get("emulate_multibleu"):
+                assert e.versions == {"nltk": ">=3.2.4,<3.3"}, case.id
+            else:  # the range the atlas measured (tools/fix_ranges.py): 3.2.5's value
+                assert SpecifierSet(e.versions.get("nltk", "")).contains("3.2.5"), case.id
             assert (e.provenance.kind, e.provenance.version) == ("computed", "3.2.5"), case.id
 
