@@ -143,3 +143,36 @@ def test_the_engine_follows_each_installed_release_bit_for_bit(release, data, se
     if isinstance(theirs, Unsupported) and not isinstance(ours, Unsupported):
         return  # a request this release's API cannot express (the adapter says so)
     assert same(ours, theirs), f"{library} {version} {level} {options}: {ours} vs {theirs}"
+
+
+#: Inputs on which a change of the history shows (library, the release the row names, the
+#: prepared release just before it, hypotheses, references, level, options): the real
+#: releases on either side answer differently, and the engine told to follow each answers as
+#: it does, so a row put a release off fails here whatever the generated inputs above hit.
+WITNESSES = [
+    ("nltk", "3.6.2", "3.5", ["a b c x"], [["a b c d"]], "sentence",
+     {"smoothing": "method2"}),                     # method2 from bigrams (PR #2572)
+    ("nltk", "3.3", "3.2.5", ["a b c d"], [["a b x y"]], "sentence", {}),  # float_min orders
+    ("sacrebleu", "1.5.1", "1.4.14", ["a b c x"], [["a b y z"]], "corpus",
+     {"smooth_method": "floor"}),                   # floor's default value 0.1
+]
+
+
+@pytest.mark.parametrize("library, after, before, hyps, refs, level, options", WITNESSES,
+                         ids=[f"{w[0]}-{w[2]}-{w[1]}" for w in WITNESSES])
+def test_each_witnessed_change_is_where_the_releases_change(library, after, before, hyps, refs,
+                                                          level, options):
+    pythons = {v: ENVS / f"{library}-{v}" / "bin" / "python" for v in (before, after)}
+    if not all(p.exists() for p in pythons.values()):
+        pytest.skip(f"{library} {before} and {after} not prepared: python tools/atlas.py "
+                    "prepare --ci")
+    answers = {}
+    for version, python in pythons.items():
+        with Executor(timeout=60) as executor:
+            executor.start_all([engine_backend(), FACTORIES[library](str(python))])
+            theirs = answer(executor, library, library, (hyps, refs), level, options)
+            ours = answer(executor, "own", library, (hyps, refs), level,
+                          {**options, "version": version})
+        assert same(ours, theirs), f"{library} {version}: {ours} vs {theirs}"
+        answers[version] = theirs
+    assert not same(answers[before], answers[after]), "not a witness: the releases agree"
