@@ -164,3 +164,18 @@ def embedded(path: Path) -> dict:
     text = path.read_text(encoding="utf-8")
     match = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
     return json.loads(match.group(1))
+
+
+def assert_recorded_by_the_tool(family: Path, convention: str, where: str) -> None:
+    """Every expectation of ``convention`` in the case file ``family`` was computed by the
+    tool itself (its provenance names the tool as library and ``where`` it came from, a commit
+    or a release), never by the engine; the file loads without problems."""
+    from bleu_harness.cases.loader import load_file
+
+    cases, problems = load_file(family)
+    assert not problems and len(cases) >= 8
+    for case in cases:
+        for e in case.expectations:
+            if e.convention == convention:
+                assert (e.provenance.library, e.provenance.kind) == (convention, "computed")
+                assert where in e.provenance.source, case.id

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from runs import assert_recorded_by_the_tool
 from tiers import examples
 
 from bleu_harness.bleu import ConventionDeclined, score
@@ -120,13 +121,7 @@ def test_exclude_indices_takes_words_or_the_reserved_indices(bad):
 def test_the_case_files_values_come_from_the_tool():
     """Every expectation of the family is the vendored metric's (provenance), never the
     engine's."""
-    cases, problems = load_file(FAMILY)
-    assert not problems and len(cases) >= 8
-    for case in cases:
-        for e in case.expectations:
-            if e.convention == NAME:
-                assert (e.provenance.library, e.provenance.kind) == (NAME, "computed")
-                assert "80fb6061" in e.provenance.source
+    assert_recorded_by_the_tool(FAMILY, NAME, "80fb6061")
 
 
 def test_identify_names_allennlp():

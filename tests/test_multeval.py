@@ -30,6 +30,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from multeval_oracle import HERE, Oracle, build, why_unavailable
+from runs import assert_recorded_by_the_tool
 from tiers import examples
 
 from bleu_harness.bleu import ConventionDeclined, ConventionError, score
@@ -99,13 +100,7 @@ def test_ragged_references_are_not_multeval_eval():
 def test_the_case_files_values_come_from_the_tool():
     """Every multeval expectation of the family is the compiled MultEval's, never the
     engine's."""
-    cases, problems = load_file(FAMILY)
-    assert not problems and len(cases) >= 8
-    for case in cases:
-        for e in case.expectations:
-            if e.convention == NAME:
-                assert (e.provenance.library, e.provenance.kind) == (NAME, "computed")
-                assert "bd93ed16" in e.provenance.source
+    assert_recorded_by_the_tool(FAMILY, NAME, "bd93ed16")
 
 
 def test_identify_names_multeval():

@@ -19,12 +19,12 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from libraries import coco_bleu  # noqa: E402
+from family_file import write_family  # noqa: E402  (tools/ is on a script's path)
 
 OUT = ROOT / "cases" / "families" / "pycocoevalcap.yaml"
 SOURCE = {"closest": "Bleu(n).compute_score(gts, res)",
@@ -230,14 +230,8 @@ def cases() -> list[dict]:
     return out
 
 
-class _NoAliases(yaml.SafeDumper):
-    def ignore_aliases(self, data) -> bool:
-        return True
-
-
 def main() -> int:
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/coco_cases.py", (
             "What pycocoevalcap's Bleu (MS-COCO caption evaluation) returns on each divergence "
             f"family, pycocoevalcap {version('pycocoevalcap')}: BLEU-n as the score, BLEU-1..n-1 "
             "as cumulative.k, the ratio compute_score prints, or the exception it raises; "
@@ -245,11 +239,7 @@ def main() -> int:
             "BleuScorer.compute_score(option=...), tokenize 'ptb' after PTBTokenizer().tokenize "
             "(Java). Written by tools/coco_cases.py from the real tool; the first case holds "
             "the figures the COCO caption demo prints (documented)."),
-         "cases": [demo_case(), *cases()]},
-        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
-        default_flow_style=None)
-    OUT.write_text("# Written by tools/coco_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 [demo_case(), *cases()])
     return 0
 
 

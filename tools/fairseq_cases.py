@@ -16,12 +16,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fairseq_oracle import VERSION, build_libbleu, load, run_scorer  # noqa: E402
+from family_file import write_family  # noqa: E402  (tools/ is on a script's path)
 
 OUT = ROOT / "cases" / "families" / "fairseq.yaml"
 COMMIT = "facebookresearch/fairseq@4a388e64cd646ed7d7ad8de8fae55df2b8eea91d"
@@ -140,17 +140,11 @@ def cases(fairseq) -> list[dict]:
     return out
 
 
-class _NoAliases(yaml.SafeDumper):
-    def ignore_aliases(self, data) -> bool:
-        return True
-
-
 def main() -> int:
     with tempfile.TemporaryDirectory() as directory:
         fairseq = load(build_libbleu(Path(directory)))
         recorded = cases(fairseq)
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/fairseq_cases.py", (
             f"fairseq's default BLEU (fairseq {VERSION}: fairseq.scoring.bleu.Scorer over the C "
             "libbleu, as fairseq-score runs it): whitespace words as dictionary ids with </s> "
             "appended, libbleu's trimming of <pad> and </s>, a reference <unk> that never "
@@ -158,11 +152,7 @@ def main() -> int:
             "Values from the real libbleu.cpp (PyPI sdist fairseq-0.12.2.tar.gz, built with "
             "g++) driven by fairseq's own Scorer, Dictionary and fairseq-score loop, written by "
             "tools/fairseq_cases.py; the figures are what result_string prints, unrounded."),
-         "cases": recorded},
-        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
-        default_flow_style=None)
-    OUT.write_text("# Written by tools/fairseq_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 recorded)
     return 0
 
 

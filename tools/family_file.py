@@ -8,9 +8,16 @@ from pathlib import Path
 import yaml
 
 
+class _NoAliases(yaml.SafeDumper):
+    """A value met twice is written twice, never as an anchor and an alias."""
+
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
 def write_family(path: Path, tool: str, description: str, cases: list[dict]) -> None:
     """``cases`` with ``description`` into ``path``, marked as written by ``tool``."""
-    text = yaml.safe_dump({"schema": 1, "description": description, "cases": cases},
-                          allow_unicode=True, sort_keys=False, width=100,
-                          default_flow_style=None)
+    text = yaml.dump({"schema": 1, "description": description, "cases": cases},
+                     Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
+                     default_flow_style=None)
     path.write_text(f"# Written by {tool}: do not edit by hand.\n" + text, encoding="utf-8")

@@ -19,12 +19,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import keras_hub_oracle as oracle
+from family_file import write_family  # noqa: E402  (tools/ is on a script's path)
 
 OUT = ROOT / "cases" / "families" / "keras-hub.yaml"
 SOURCE = (f"{oracle.COMMIT} keras_hub/src/metrics/bleu.py Bleu(...).update_state once per "
@@ -136,25 +136,15 @@ def cases() -> list[dict]:
     return out
 
 
-class _NoAliases(yaml.SafeDumper):
-    def ignore_aliases(self, data) -> bool:
-        return True
-
-
 def main() -> int:
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/kerashub_cases.py", (
             "keras-hub's Bleu metric (keras_hub.metrics.Bleu at "
             f"{oracle.COMMIT}): TF-NMT's formula (the shortest reference, add-one smoothing of "
             "every order) over float32 Keras state, float32 precisions and length ratio under "
             "NumPy 2, its own unpadded RE2 port of 13a and tf.strings.split. Values from "
             "keras-hub's own bleu.py run by tools/kerashub_cases.py over stubs of TensorFlow "
             "and Keras (tests/keras_hub_oracle.py), one update_state per segment."),
-         "cases": cases()},
-        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
-        default_flow_style=None)
-    OUT.write_text("# Written by tools/kerashub_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 cases())
     return 0
 
 

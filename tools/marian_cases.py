@@ -17,12 +17,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import marian_oracle as oracle
+from family_file import write_family  # noqa: E402  (tools/ is on a script's path)
 
 OUT = ROOT / "cases" / "families" / "marian.yaml"
 SOURCE = (f"{oracle.COMMIT} src/training/validator.h BleuValidator::updateStats and calcBLEU "
@@ -100,28 +100,18 @@ def cases(validator: oracle.Validator) -> list[dict]:
     return out
 
 
-class _NoAliases(yaml.SafeDumper):
-    def ignore_aliases(self, data) -> bool:
-        return True
-
-
 def main() -> int:
     with tempfile.TemporaryDirectory() as directory:
         validator = oracle.Validator(oracle.build(Path(directory)))
         recorded = cases(validator)
         validator.close()
-    text = yaml.dump(
-        {"schema": 1, "description": (
+    write_family(OUT, "tools/marian_cases.py", (
             f"Marian's BLEU validators (--valid-metrics bleu and bleu-detok, Marian "
             f"{oracle.VERSION}, {oracle.COMMIT}): one reference, float32 statistics and "
             "arithmetic, 0 when an order has no match, the vocabulary's words up to </s> or a "
             "std::regex port of 13a. Values from Marian's own validator.h compiled with g++ "
             "over stubs of the rest of Marian, written by tools/marian_cases.py."),
-         "cases": recorded},
-        Dumper=_NoAliases, allow_unicode=True, sort_keys=False, width=100,
-        default_flow_style=None)
-    OUT.write_text("# Written by tools/marian_cases.py: do not edit by hand.\n" + text,
-                   encoding="utf-8")
+                 recorded)
     return 0
 
 

@@ -77,7 +77,8 @@ MUTATIONS = (
 
 
 def copy_tree(into: Path) -> None:
-    """The working tree's tracked and untracked (not ignored) files, as they are now."""
+    """The working tree's tracked and untracked (not ignored) files, as they are now, and the
+    prepared library releases (``.atlas``, ignored by git) linked."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
                             check=True, capture_output=True).stdout.decode().split("\0")
     for name in filter(None, listed):
@@ -86,6 +87,8 @@ def copy_tree(into: Path) -> None:
             target = into / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
+    if (ROOT / ".atlas").is_dir():  # the prepared library releases the history tests run
+        (into / ".atlas").symlink_to(ROOT / ".atlas")
 
 
 def prepare(repo: Path) -> Path:
