@@ -12,7 +12,7 @@ TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
 from ci_oracles import pytest_runtest_makereport  # noqa: E402,F401  (a hook: CI=true)
-from runs import TIE_CORPUS  # noqa: E402
+from runs import ONE_LIBRARY, TIE_CORPUS  # noqa: E402
 from tiers import VARIABLE, exhaustive  # noqa: E402
 
 #: The one test file that reads the session's whole-corpus run (:func:`corpus_run`): it is
@@ -120,10 +120,10 @@ def tie_bug_run(tmp_path_factory) -> dict:
     reference (torchmetrics' rule), on :data:`TIE_CORPUS`."""
     return _shared_run(tmp_path_factory, "failing", *TIE_CORPUS,
                        "--implementation", "miniatures:first_reference_wins_ties",
-                       "--claims", "nltk")
+                       "--claims", "nltk", *ONE_LIBRARY)
 
 
 @pytest.fixture(scope="session")
 def tie_corpus_run(tmp_path_factory) -> dict:
     """The engine on :data:`TIE_CORPUS`: what :func:`tie_bug_run` is compared with."""
-    return _shared_run(tmp_path_factory, "clean-ties", *TIE_CORPUS)
+    return _shared_run(tmp_path_factory, "clean-ties", *TIE_CORPUS, *ONE_LIBRARY)

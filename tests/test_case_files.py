@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from runs import case_file, inner_pytest, one_case
+from runs import ONE_LIBRARY, case_file, inner_pytest, one_case
 
 from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import load
@@ -436,7 +436,7 @@ def test_pytest_and_run_report_the_same_unreadable_files(tmp_path):
     try:
         server.bind(str(corpus / "sock.yaml"))
         done = pytest_run(str(corpus), "-p", "no:randomly", cwd=tmp_path)
-        ran = subprocess.run([sys.executable, "-m", "bleu_harness", "run", str(corpus), "-q"],
+        ran = subprocess.run([sys.executable, "-m", "bleu_harness", "run", str(corpus), *ONE_LIBRARY, "-q"],
                              capture_output=True, text=True, timeout=120)
     finally:
         server.close()

@@ -15,6 +15,7 @@ from runs import (
     CORPUS,
     FAKE,
     NLTK_CHECKS,
+    ONE_LIBRARY,
     TESTS,
     alive,
     case_file,
@@ -111,7 +112,7 @@ def test_exit_2_a_library_python_that_does_not_run_the_library(python, says, cap
 
 
 def test_exit_2_a_hanging_implementation_times_out_at_start(capsys):
-    assert main(["run", TIES, "--implementation", "miniatures:hangs_always", "--claims", "nltk",
+    assert main(["run", TIES, *ONE_LIBRARY, "--implementation", "miniatures:hangs_always", "--claims", "nltk",
                  "--startup-timeout", "2"]) == 2
     assert "did not answer within 2 s" in capsys.readouterr().err
 
@@ -179,7 +180,7 @@ def test_exit_130_143_an_interrupted_run_leaves_a_readable_stream(tmp_path, sign
     workers are ended; the views say so; no traceback."""
     stream_file = tmp_path / "run.jsonl"
     process = subprocess.Popen(
-        [sys.executable, "-m", "bleu_harness", "run", TIES, "--implementation",
+        [sys.executable, "-m", "bleu_harness", "run", TIES, *ONE_LIBRARY, "--implementation",
          "miniatures:hangs", "--claims", "nltk", "--timeout", "30", "--format", "json",
          "--output", str(stream_file)], cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -244,7 +245,7 @@ def test_the_baseline_is_named_and_each_failure_marked_new_or_known(tmp_path, ca
     assert marked.header.known == {"baseline": str(old)}
     failing = [r for r in marked.checks if r.verdict == FAIL]
     assert {r.known for r in failing} == {True, False}
-    assert main(["run", "--select", "closest-vs-shortest-tf*", TIES, "--baseline",
+    assert main(["run", "--select", "closest-vs-shortest-tf*", TIES, *ONE_LIBRARY, "--baseline",
                  str(old)]) == 1  # the engine passes what the baseline had failing
     assert "NO LONGER FAILS" in capsys.readouterr().out
 

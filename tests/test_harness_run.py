@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from runs import CORPUS, FAKE, NLTK_CHECKS, TESTS, checks, run
+from runs import CORPUS, FAKE, NLTK_CHECKS, ONE_LIBRARY, TESTS, checks, run
 
 from bleu_harness.cli import main
 from bleu_harness.report.stream import read_run
@@ -59,12 +59,12 @@ def test_wrong_scale_is_tagged_scale():
 
 def test_json_markdown_and_junit_reports(tmp_path, capsys):
     stream_file, markdown, junit = tmp_path / "run.jsonl", tmp_path / "run.md", tmp_path / "j.xml"
-    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--format", "json", "--output",
+    assert main(["run", *REF_LENGTH, *ONE_LIBRARY, "--select", "tie-*", "--format", "json", "--output",
                  str(stream_file), "--junit-xml", str(junit)]) == 0
     run_read = read_run(stream_file)
     assert run_read.header.corpus_hash and run_read.footer.exit_code == 0
     assert "<testsuite" in junit.read_text() and 'name="expected"' in junit.read_text()
-    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--format", "markdown", "--output",
+    assert main(["run", *REF_LENGTH, *ONE_LIBRARY, "--select", "tie-*", "--format", "markdown", "--output",
                  str(markdown)]) == 0
     assert markdown.read_text().startswith("## bleu-harness run: passed")
     assert not list(tmp_path.glob(".*.tmp"))
@@ -72,9 +72,9 @@ def test_json_markdown_and_junit_reports(tmp_path, capsys):
 
 def test_diff_reports_what_got_worse(tmp_path, capsys):
     old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
-    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--format", "json", "--output",
+    assert main(["run", *REF_LENGTH, *ONE_LIBRARY, "--select", "tie-*", "--format", "json", "--output",
                  str(old)]) == 0
-    assert main(["run", *REF_LENGTH, "--select", "tie-*", "--implementation",
+    assert main(["run", *REF_LENGTH, *ONE_LIBRARY, "--select", "tie-*", "--implementation",
                  "miniatures:first_reference_wins_ties", "--claims", "nltk", "--format", "json",
                  "--output", str(new)]) == 1
     capsys.readouterr()
@@ -84,9 +84,9 @@ def test_diff_reports_what_got_worse(tmp_path, capsys):
     assert main(["diff", str(old), str(old)]) == 0
     capsys.readouterr()
     other = tmp_path / "other.jsonl"
-    assert main(["run", str(CORPUS / "seeds"), "--select", "tie-*", "--format", "json",
+    assert main(["run", str(CORPUS / "seeds"), *ONE_LIBRARY, "--select", "tie-*", "--format", "json",
                  "--output", str(other)]) == 2  # no case of seeds/ is a tie case
-    assert main(["run", TIES, "--format", "json", "--output", str(other)]) == 0
+    assert main(["run", TIES, *ONE_LIBRARY, "--format", "json", "--output", str(other)]) == 0
     capsys.readouterr()
     main(["diff", str(old), str(other), "--format", "json"])
     assert json.loads(capsys.readouterr().out)["corpus_changed"] is True
@@ -133,7 +133,7 @@ def test_no_map_leaves_the_divergence_map_out_and_checks_the_same(tmp_path):
     streams = {}
     for flags in ((), ("--no-map",)):
         stream = tmp_path / f"run{len(flags)}.jsonl"
-        assert main(["run", TIES, *flags, "--format", "json", "--output", str(stream),
+        assert main(["run", TIES, *ONE_LIBRARY, *flags, "--format", "json", "--output", str(stream),
                      "--quiet"]) == 0
         streams[flags] = read_run(stream).checks
     mapped, unmapped = streams[()], streams[("--no-map",)]

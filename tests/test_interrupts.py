@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from runs import alive
+from runs import ONE_LIBRARY, alive
 
 from bleu_harness.report.stream import read_run
 
@@ -45,7 +45,7 @@ def start(tmp_path: Path, name: str, *arguments: str) -> tuple[subprocess.Popen,
     output = tmp_path / f"{name}.jsonl"
     process = subprocess.Popen(
         [sys.executable, "-m", "bleu_harness", "run", "--format", "json", "--output", str(output),
-         *arguments], cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+         *ONE_LIBRARY, *arguments], cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "BLEU_HARNESS_TEST_MARK": marker},
         # a child of pytest-xdist may inherit SIGINT ignored: give it the default back
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

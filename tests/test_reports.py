@@ -8,7 +8,7 @@ import json
 from xml.etree import ElementTree
 
 import pytest
-from runs import CORPUS, NLTK_CHECKS, TESTS, checks, inner_pytest, run
+from runs import CORPUS, NLTK_CHECKS, ONE_LIBRARY, TESTS, checks, inner_pytest, run
 
 from bleu_harness.cli import main
 from bleu_harness.report.junit import render_junit
@@ -40,7 +40,7 @@ def test_the_terminal_view_reads_from_the_bottom(tmp_path, capsys):
     """A one-line header, the failures grouped by cause, the summary last; no divergence
     map unless asked; nothing wrapped."""
     assert main(["run", TIES, "--implementation", "miniatures:first_reference_wins_ties",
-                 "--claims", "nltk"]) == 1
+                 "--claims", "nltk", *(f"--backend={name}" for name in ("own", *NLTK_CHECKS))]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("bleu-harness ") and "under test" in lines[0]
     assert lines[-1].endswith("→ exit 1") and "divergences between conventions" in lines[-1]
@@ -52,13 +52,13 @@ def test_the_terminal_view_reads_from_the_bottom(tmp_path, capsys):
     assert all(line.startswith("   ") for line in lines[end + 1:-2])  # skips: one per reason
     assert lines[-2] == "causes: ref=closest_first (8)"  # beside the summary, read first
     assert not any("Divergence map" in line for line in lines)
-    assert main(["run", str(CORPUS / "families" / "weights.yaml"), "--select",
+    assert main(["run", str(CORPUS / "families" / "weights.yaml"), *ONE_LIBRARY, "--select",
                  "weights-today-list", "--implementation", "miniatures:wrong_scale",
                  "--claims", "nltk"]) == 1
     long = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
     assert long and all(line.endswith("[0.25, 0.25, 0.25, 0.25]]") and len(line) > 200
                         for line in long)  # one record a line, not wrapped at 200 columns
-    assert main(["run", TIES, "--map"]) == 0
+    assert main(["run", TIES, *ONE_LIBRARY, "--map"]) == 0
     assert "Divergence map" in capsys.readouterr().out
 
 
@@ -72,8 +72,8 @@ def test_quiet_prints_only_failures_and_the_summary(capsys):
 
 def test_diff_is_a_regression_report_with_a_summary_first(tmp_path, capsys):
     old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
-    assert main(["run", TIES, "--format", "json", "--output", str(old)]) == 0
-    assert main(["run", TIES, "--implementation", "miniatures:first_reference_wins_ties",
+    assert main(["run", TIES, *ONE_LIBRARY, "--format", "json", "--output", str(old)]) == 0
+    assert main(["run", TIES, *ONE_LIBRARY, "--implementation", "miniatures:first_reference_wins_ties",
                  "--claims", "nltk", "--format", "json", "--output", str(new)]) == 1
     capsys.readouterr()
     assert main(["diff", str(old), str(new)]) == 1

@@ -9,7 +9,7 @@ import os
 import stat
 
 import pytest
-from runs import CORPUS, run
+from runs import CORPUS, ONE_LIBRARY, run
 
 from bleu_harness.cli import main
 from bleu_harness.errors import StreamError
@@ -21,7 +21,7 @@ MATLAB = str(CORPUS / "seeds" / "matlab.yaml")
 
 @pytest.fixture(scope="module")
 def stream_lines() -> list[str]:
-    _, lines = run(paths=(MATLAB,))
+    _, lines = run(paths=(MATLAB,), backends=("own", "nltk"))
     return [dumps(line) for line in lines]
 
 
@@ -53,7 +53,7 @@ def test_the_reader_rejects_what_is_not_a_whole_stream(stream_lines, mangle, say
 def test_a_second_run_gives_a_byte_identical_stream(tmp_path):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path in (first, second):
-        assert main(["run", MATLAB, "--format", "json", "--output", str(path)]) == 0
+        assert main(["run", MATLAB, *ONE_LIBRARY, "--format", "json", "--output", str(path)]) == 0
     assert first.read_bytes() == second.read_bytes()
     assert stat.S_IMODE(first.stat().st_mode) == 0o666 & ~current_umask()
     assert not list(tmp_path.glob("*.partial")) and not list(tmp_path.glob(".*.tmp"))
@@ -66,7 +66,7 @@ def current_umask() -> int:
 
 
 def test_an_output_directory_is_refused_before_the_run(tmp_path, capsys):
-    assert main(["run", MATLAB, "--output", str(tmp_path)]) == 2
+    assert main(["run", MATLAB, *ONE_LIBRARY, "--output", str(tmp_path)]) == 2
     assert "is a directory" in capsys.readouterr().err
 
 
@@ -74,19 +74,19 @@ def test_a_symlinked_report_replaces_its_target_and_keeps_the_link(tmp_path):
     target, link = tmp_path / "real.md", tmp_path / "link.md"
     target.write_text("old")
     link.symlink_to(target)
-    assert main(["run", MATLAB, "--format", "markdown", "--output", str(link)]) == 0
+    assert main(["run", MATLAB, *ONE_LIBRARY, "--format", "markdown", "--output", str(link)]) == 0
     assert link.is_symlink() and target.read_text().startswith("## bleu-harness run: passed")
 
 
 def test_a_fifo_or_a_device_is_written_to_not_replaced(tmp_path):
     """Issue #10 fuzzing: as root, --output /dev/null replaced the device node."""
-    assert main(["run", MATLAB, "--format", "json", "--output", os.devnull]) == 0
+    assert main(["run", MATLAB, *ONE_LIBRARY, "--format", "json", "--output", os.devnull]) == 0
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        assert main(["run", MATLAB, "--select", "matlab-evaluate-summary", "--junit-xml",
+        assert main(["run", MATLAB, *ONE_LIBRARY, "--select", "matlab-evaluate-summary", "--junit-xml",
                      str(fifo)]) == 0
         assert b"<testsuite" in os.read(reader, 1 << 20)
     finally:
@@ -95,13 +95,13 @@ def test_a_fifo_or_a_device_is_written_to_not_replaced(tmp_path):
 
 
 def test_output_still_prints_the_summary_line(tmp_path, capsys):
-    assert main(["run", MATLAB, "--output", str(tmp_path / "report.txt")]) == 0
+    assert main(["run", MATLAB, *ONE_LIBRARY, "--output", str(tmp_path / "report.txt")]) == 0
     assert capsys.readouterr().out.strip().endswith("→ exit 0")
 
 
 def test_a_stream_file_is_valid_json_lines_and_reads_back(tmp_path):
     path = tmp_path / "run.jsonl"
-    assert main(["run", MATLAB, "--format", "json", "--output", str(path)]) == 0
+    assert main(["run", MATLAB, *ONE_LIBRARY, "--format", "json", "--output", str(path)]) == 0
     assert read_run(path).footer.exit_code == 0
     with pytest.raises(StreamError, match="cannot read"):
         read_run(tmp_path / "missing.jsonl")

@@ -14,7 +14,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from runs import CORPUS, FAKE, TESTS, case_file, embedded, inner_pytest, one_case
+from runs import CORPUS, FAKE, ONE_LIBRARY, TESTS, case_file, embedded, inner_pytest, one_case
 from tiers import exhaustive_only
 
 from bleu_harness.cli import main
@@ -232,9 +232,11 @@ def test_the_baseline_summary_says_why_it_exits_1_and_names_each_check_once(tmp_
 
 @pytest.fixture(scope="module")
 def tie_stream(tmp_path_factory) -> Path:
-    """The engine's stream on the tie cases of ref-length.yaml (every reference backend)."""
+    """The engine's stream on the tie cases of ref-length.yaml (live NLTK and
+    SacreBLEU beside it)."""
     path = tmp_path_factory.mktemp("tie-stream") / "run.jsonl"
-    main(["run", str(CORPUS / "families" / "ref-length.yaml"), "--select", "tie-*",
+    main(["run", str(CORPUS / "families" / "ref-length.yaml"), *ONE_LIBRARY, "--backend",
+          "sacrebleu", "--select", "tie-*",
           "--format", "json", "--output", str(path)])
     return path
 

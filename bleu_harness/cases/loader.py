@@ -26,6 +26,7 @@ from bleu_harness.cases.model import Case, Expectation, Problem, Provenance, Seg
 from bleu_harness.cases.yamlsafe import YamlProblem, compose_safely, construct
 from bleu_harness.compare import is_full_repr
 from bleu_harness.errors import InputError
+from bleu_harness.schema.validation import Validator
 from bleu_harness.text import clean_text
 from bleu_harness.textfiles import (
     CASE_DATA_LIMIT,
@@ -75,6 +76,11 @@ class LoadResult:
 def case_schema() -> dict[str, Any]:
     text = resources.files("bleu_harness.schema").joinpath("case-file.schema.json").read_text("utf-8")
     return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def case_validator() -> Validator:
+    return Validator(case_schema())
 
 
 @lru_cache(maxsize=1)
@@ -286,7 +292,7 @@ def _parsed(digest: str, text: str) -> _Parsed | YamlProblem:
         try:
             root_node = compose_safely(text)
             document = construct(root_node) if root_node is not None else None
-            validator = jsonschema.Draft202012Validator(case_schema())
+            validator = case_validator()
             known = _Parsed(root_node, document, tuple(
                 (tuple(where), message) for where, message in _schema_errors(validator,
                                                                              document)))
@@ -340,7 +346,7 @@ def _cases(parsed: _Parsed, name: str, root: Path,
     return cases, problems
 
 
-def _schema_errors(validator: jsonschema.Draft202012Validator,
+def _schema_errors(validator: Validator,
                    document: Any) -> Iterable[tuple[list[Any], str]]:
     """(path, message) of each schema error, then of each tag a case gives twice (checked
     here in linear time: jsonschema's ``uniqueItems`` compares every pair of a list that

@@ -18,8 +18,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from bleu_harness import __version__
 from bleu_harness.backends.base import BackendInfo
 from bleu_harness.cases.model import Problem
@@ -32,6 +30,7 @@ from bleu_harness.records import (
     outcome_to_dict,
 )
 from bleu_harness.report.causes import reconciled
+from bleu_harness.schema.validation import Validator
 
 STREAM_FORMAT = 2
 COMPLETE, INTERRUPTED, TRUNCATED = "complete", "interrupted", "truncated"
@@ -52,11 +51,10 @@ def stream_schema() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def line_validators() -> dict[str, jsonschema.Draft202012Validator]:
+def line_validators() -> dict[str, Validator]:
     """One validator per line type, so that a message names the field that is wrong."""
     schema = {k: v for k, v in stream_schema().items() if k != "oneOf"}
-    return {kind: jsonschema.Draft202012Validator({**schema, "$ref": f"#/$defs/{kind}"})
-            for kind in LINE_TYPES}
+    return {kind: Validator({**schema, "$ref": f"#/$defs/{kind}"}) for kind in LINE_TYPES}
 
 
 @dataclass(frozen=True)
