@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from libraries import nltk_bleu, sacrebleu_bleu
 from strategies import corpus
-from tiers import examples
+from tiers import examples, exhaustive_only
 
 from bleu_harness.bleu.agreement import same_score
 from bleu_harness.cli import main
@@ -138,6 +138,50 @@ def test_text_input_needs_a_reference():
         from_text(["a b"], [], None)
 
 
+def test_identify_takes_a_truncated_score(capsys):
+    """A score quoted with its last digits cut, not rounded, is the score (the quick tier's
+    form of the published TF-NMT score below): live SacreBLEU's score on the 100 en-ru
+    lines, cut (where rounding would differ), is found as SacreBLEU's; with its last kept digit changed
+    it is not, and the closest is printed with every digit."""
+    data = Path(__file__).parents[1] / "cases" / "data" / "wmt15-enru-100"
+    hyps = (data / "google.ru").read_text(encoding="utf-8").splitlines()
+    refs = (data / "ref.ru").read_text(encoding="utf-8").splitlines()
+    live = sacrebleu_bleu(hyps, [[r] for r in refs], "corpus", {}).score
+    whole, fraction = repr(live).split(".")
+    places = next(n for n in range(8, len(fraction)) if fraction[n] >= "5")
+    cut = f"{whole}.{fraction[:places]}"
+    assert float(cut) != round(live, places)  # cut, not rounded
+    assert main(["identify", str(data / "google.ru"), str(data / "ref.ru"), "--score",
+                 cut]) == 0
+    assert "sacrebleu" in capsys.readouterr().out
+    changed = cut[:-1] + str((int(cut[-1]) + 5) % 10)
+    assert main(["identify", str(data / "google.ru"), str(data / "ref.ru"), "--score",
+                 changed]) == 1
+    assert repr(live) in capsys.readouterr().out
+
+
+def test_identify_removes_bpe_joiners_as_score_does_on_a_few_lines(tmp_path, capsys):
+    """The quick tier's form of the test below: on the first 300 de-en lines,
+    ``--remove-from-references '@@ '`` gives what the joined references give."""
+    data = Path(__file__).parents[1] / "cases" / "data" / "nmt-deen-3000"
+    hyp, bpe, joined = tmp_path / "hyp", tmp_path / "bpe", tmp_path / "joined"
+    lines = (data / "deen_ref_bpe").read_text(encoding="utf-8").splitlines(keepends=True)[:300]
+    hyp.write_text("".join((data / "deen_output").read_text(encoding="utf-8")
+                           .splitlines(keepends=True)[:300]), encoding="utf-8")
+    bpe.write_text("".join(lines), encoding="utf-8")
+    joined.write_text("".join(lines).replace("@@ ", ""), encoding="utf-8")
+    live = sacrebleu_bleu(hyp.read_text(encoding="utf-8").splitlines(),
+                          [[r] for r in joined.read_text(encoding="utf-8").splitlines()],
+                          "corpus", {}).score
+    said = []
+    for arguments in ([str(hyp), str(joined)],
+                      [str(hyp), str(bpe), "--remove-from-references", "@@ "]):
+        assert main(["identify", *arguments, "--score", repr(live)]) == 0
+        said.append(capsys.readouterr().out)
+    assert said[0] == said[1] and "sacrebleu" in said[0]
+
+
+@exhaustive_only
 def test_identify_takes_a_truncated_published_score(tmp_path, capsys):
     """TF-NMT's de-en score, 22.585508457350..., is quoted as 22.5855084573 (cut, not
     rounded): identify said "Nothing produces" it, and printed the closest to 10 digits, so
@@ -162,6 +206,7 @@ def test_why_they_disagree_speaks_each_conventions_scale(capsys):
     assert "sacrebleu gives 77.8801 and tf-nmt gives 1." in out
 
 
+@exhaustive_only
 def test_identify_removes_bpe_joiners_as_score_does(capsys):
     """identify had no --remove-from-references, so on the bundled BPE references it could
     only answer 'Nothing produces' (score has the option)."""
