@@ -140,7 +140,8 @@ def test_subword_text_is_warned_about_and_its_joiners_can_be_removed(capsys):
 @pytest.mark.parametrize("arguments, code", [
     (["score", HYP, REF], 0),
     (["run", B_TABLE, "--select", "b0*", "--implementation",
-      "miniatures:first_reference_wins_ties", "--claims", "nltk"], 1),
+      "miniatures:first_reference_wins_ties", "--claims", "nltk", "--backend", "own",
+      "--backend", "nltk"], 1),
 ])
 def test_a_reader_that_leaves_does_not_change_the_exit_code(arguments, code):
     """``bleu-harness run | head -1`` exited 1 whatever the run found (rich's broken-pipe

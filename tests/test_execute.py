@@ -27,6 +27,7 @@ from runs import (
     one_case,
     run,
 )
+from tiers import sampled
 
 import bleu_harness.backends.registry as registry
 from bleu_harness.backends.base import LIBRARY, Backend
@@ -53,11 +54,11 @@ def no_process_left(pattern: str) -> bool:
     return not found.strip()
 
 
-@pytest.mark.parametrize("function, kind, verdict", [
+@pytest.mark.parametrize("function, kind, verdict", sampled([
     ("raises", "raised", FAIL), ("returns_nan", "value", FAIL),
     ("wrong_type", "harness-error", ERROR), ("hangs", "timeout", ERROR),
     ("crashes_the_interpreter", "harness-error", ERROR), ("huge_integer", "harness-error", ERROR),
-])
+], quick=3))
 def test_misbehaving_callables_become_outcomes(function, kind, verdict):
     result, _ = run(implementation=f"miniatures:{function}", claims="nltk", paths=(TIES,),
                     select="tie-two-refs-longer-first", timeout=2.0, backends=NLTK_CHECKS)
@@ -66,7 +67,7 @@ def test_misbehaving_callables_become_outcomes(function, kind, verdict):
     assert mine and all(r.actual.kind == kind and r.verdict == verdict for r in mine)
 
 
-@pytest.mark.parametrize("mode, kind, error", [
+@pytest.mark.parametrize("mode, kind, error", sampled([
     ("garbage", "harness-error", "garbage"), ("crash", "harness-error", "crash"),
     ("hang", "timeout", None), ("error", "raised", None),
     ("wrong-key", "harness-error", "garbage"), ("stray-line", "harness-error", "protocol"),
@@ -74,7 +75,7 @@ def test_misbehaving_callables_become_outcomes(function, kind, verdict):
     ("float-id", "harness-error", "protocol"),
     ("not-utf8", "harness-error", "garbage"), ("close-stdout", "harness-error", "protocol"),
     ("big-int", "harness-error", "garbage"),
-])
+], quick=4))
 def test_misbehaving_programs_become_outcomes(mode, kind, error):
     """Issue #10 fuzzing: a stray line or an answer with another id no longer shifts the
     answers onto other requests (false passes); stdout closed, bytes that are not UTF-8 and
@@ -205,7 +206,7 @@ def test_the_executor_answers_as_it_goes_and_ends_its_workers():
     assert workers and not alive(workers)
 
 
-@pytest.mark.parametrize("version", ["3.6.5", "3.10.4"])
+@pytest.mark.parametrize("version", sampled(["3.6.5", "3.10.4"]))
 def test_a_library_that_changed_its_arithmetic_is_drift_not_an_engine_failure(monkeypatch,
                                                                               version):
     """Issue #10.4: under NLTK 3.6.5 every DRIFT came with FAIL differential own as nltk.
@@ -251,12 +252,12 @@ def no_marked_process_left(marker: str) -> bool:
     return not left
 
 
-@pytest.mark.parametrize("implementation, spawn", [
+@pytest.mark.parametrize("implementation, spawn", sampled([
     (["--implementation-cmd", f"{FAKE} ok"], "child"),
     (["--implementation-cmd", f"{FAKE} ok"], "orphan"),
     (["--implementation-cmd", f"{FAKE} crash"], "child"),
     (["--implementation", "miniatures:spawns_a_setsid_child"], ""),
-])
+], quick=2))
 def test_a_process_in_a_session_of_its_own_does_not_outlive_the_run(implementation, spawn):
     """Issue 26.1e: a child started with setsid / start_new_session=True escaped the kill of
     the worker's process group (8 implementations left a sleep behind), and so did one whose
@@ -294,12 +295,12 @@ RAISES = ("{convention: nltk, raises: ZeroDivisionError, provenance: {kind: docu
           "source: s, where: w}}")
 
 
-@pytest.mark.parametrize("implementation", [
+@pytest.mark.parametrize("implementation", sampled([
     {"implementation": "miniatures:unprintable"},
     {"implementation": "miniatures:deeply_nested"},
     {"implementation_cmd": f"{FAKE} error-type-list"},
     {"implementation_cmd": f"{FAKE} deep"},
-])
+], quick=2))
 def test_garbage_is_an_error_not_the_exception_a_case_expects(tmp_path, implementation):
     """Issue 26.10: an object whose float() and repr() raise was reported as "raised
     KeyError", a list 900 deep as "raised RecursionError", ``"type": ["KeyError"]`` was taken

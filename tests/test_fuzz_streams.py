@@ -191,6 +191,8 @@ def _sampled(label: str, name: str, number: int, fixed: bool) -> bool:
     the random ones (the reader is the same for all)."""
     if label == "report":  # the HTML report costs most: every eighth in the quick tier
         return name in RENDERED or number % ((4 if fixed else 5) if exhaustive() else 8) == 0
+    if label == "run" and not exhaustive():  # a run each: every fourth in the quick tier
+        return number % 4 == 0
     return fixed or number % 2 == (label == "diff-old")
 
 

@@ -24,6 +24,7 @@ from runs import (
     one_case,
     run,
 )
+from tiers import sampled
 
 from bleu_harness.cli import main
 from bleu_harness.records import DRIFT, ERROR, FAIL, PASS, SKIPPED, UNSUPPORTED
@@ -174,7 +175,8 @@ def test_exit_3_only_with_strict_references_and_only_for_drift(tmp_path):
     assert run(**options, strict_references=True)[0].exit_code == 3
 
 
-@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("signum, code", sampled([(signal.SIGINT, 130),
+                                                   (signal.SIGTERM, 143)]))
 def test_exit_130_143_an_interrupted_run_leaves_a_readable_stream(tmp_path, signum, code):
     """Issue #10.8: every line is written as it is judged; the footer says interrupted; the
     workers are ended; the views say so; no traceback."""

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from runs import CORPUS, FAKE, NLTK_CHECKS, ONE_LIBRARY, TESTS, checks, run
+from tiers import exhaustive_only
 
 from bleu_harness.cli import main
 from bleu_harness.report.stream import read_run
@@ -21,6 +22,7 @@ def importable_miniatures(monkeypatch):
     monkeypatch.chdir(TESTS)
 
 
+@exhaustive_only
 def test_bundled_corpus_runs_clean_with_the_pure_python_pass(tmp_path, monkeypatch):
     """The engine without its C kernel (``BLEU_HARNESS_NATIVE=0``, inherited by the engine's
     worker) passes the corpus too: the pure-Python pass is the fallback on a machine without

@@ -38,3 +38,14 @@ def examples(full: int, quick: int | None = None) -> int:
     if exhaustive():
         return full
     return quick if quick is not None else min(full, max(25, full // 5))
+
+
+def sampled(values, quick: int = 1, *, one_argument: bool = False) -> list:
+    """Parameters of which the quick tier runs the first ``quick`` and the exhaustive tier
+    every one: for an end-to-end story told once per hostile input, signal or release, each
+    a process or a run of its own, where the first ones already walk the story's code. A
+    tuple is the values of several arguments unless ``one_argument``."""
+    return [value if index < quick else
+            pytest.param(*(value if isinstance(value, tuple) and not one_argument
+                           else (value,)), marks=exhaustive_only)
+            for index, value in enumerate(values)]
