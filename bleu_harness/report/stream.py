@@ -242,7 +242,9 @@ def _json_line(raw: str, where: str) -> Any:
     except ValueError:
         raise StreamError(f"{where}: not JSON: not a bleu-harness stream (write one with "
                           "bleu-harness run --format json)") from None
-    if _depth(line) > MAX_DEPTH:
+    # A line cannot nest deeper than it has brackets: counting them (in C) spares the walk
+    # for every line a run writes (a fifth of reading a stream)
+    if raw.count("[") + raw.count("{") > MAX_DEPTH and _depth(line) > MAX_DEPTH:
         raise StreamError(f"{where}: nested more than {MAX_DEPTH} levels deep: not a "
                           "bleu-harness stream")
     return line
