@@ -21,8 +21,6 @@ and the process-group kill is all there is.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import signal
 import time
@@ -37,6 +35,8 @@ PROC = Path("/proc")
 
 
 def _prctl():
+    import ctypes.util  # here, not at import: every command imports this module (40 ms)
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         return libc.prctl
@@ -47,6 +47,8 @@ def _prctl():
 def _set_subreaper(on: bool) -> bool:
     """Make this process a child subreaper (or stop being one); returns whether it was one
     before (``False`` where ``prctl`` is missing)."""
+    import ctypes
+
     prctl = _prctl()
     if prctl is None:
         return False

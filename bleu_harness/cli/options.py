@@ -10,7 +10,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
 from rich.console import Console
 
 from bleu_harness.bleu.tokenizers import tokenizer_name
@@ -95,6 +94,8 @@ def option_value(raw: str) -> Any:
         deepest = max(deepest, depth)
     if deepest > MAX_OPTION_DEPTH:
         raise UsageError(f"{raw[:40]}...: nested more than {MAX_OPTION_DEPTH} levels deep")
+    import yaml  # here: the command line starts without it
+
     try:
         value = yaml.safe_load(raw)
     except yaml.constructor.ConstructorError:  # a tag such as !!python/object
