@@ -21,7 +21,6 @@ import re
 import sys
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -264,12 +263,10 @@ def old_mteval_cases(script: str, documents: int) -> list[dict]:
 
 
 def write(name: str, description: str, cases: list[dict]) -> None:
+    from family_file import write_family  # tools/ is on the path of a script run from it
+
     OUT.mkdir(parents=True, exist_ok=True)
-    text = yaml.safe_dump({"schema": 1, "description": description, "cases": cases},
-                          allow_unicode=True, sort_keys=False, width=100,
-                          default_flow_style=None)
-    (OUT / name).write_text("# Written by tools/perl_cases.py: do not edit by hand.\n" + text,
-                            encoding="utf-8")
+    write_family(OUT / name, "tools/perl_cases.py", description, cases)
 
 
 def main() -> int:

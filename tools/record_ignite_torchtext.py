@@ -335,14 +335,10 @@ DESCRIPTIONS = {
 
 
 def write_cases(tool: str, cases: list[dict], found: dict) -> None:
-    import yaml
+    from family_file import write_family  # tools/ is on the path of a script run from it
 
-    text = yaml.safe_dump({"schema": 1, "description": DESCRIPTIONS[tool].format(**found),
-                           "cases": cases},
-                          allow_unicode=True, sort_keys=False, width=100,
-                          default_flow_style=None)
-    CASES[tool].write_text("# Written by tools/record_ignite_torchtext.py: do not edit by "
-                           "hand.\n" + text, encoding="utf-8")
+    write_family(CASES[tool], "tools/record_ignite_torchtext.py",
+                 DESCRIPTIONS[tool].format(**found), cases)
 
 
 def main(argv: list[str]) -> int:

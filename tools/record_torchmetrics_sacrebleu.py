@@ -309,7 +309,7 @@ def family_cases(python: str) -> tuple[list[dict], dict]:
 
 
 def write_cases(cases: list[dict], found: dict) -> None:
-    import yaml
+    from family_file import write_family  # tools/ is on the path of a script run from it
 
     description = (
         "torchmetrics' SacreBLEUScore against SacreBLEU's BLEU: SacreBLEU's tokenizers as "
@@ -318,11 +318,7 @@ def write_cases(cases: list[dict], found: dict) -> None:
         "smoothing from bigrams, no effective order, weights, float32). Values from "
         f"torchmetrics {found['torchmetrics']} (torch {found['torch']}, CPU) and SacreBLEU "
         f"{found['sacrebleu']}, run by tools/record_torchmetrics_sacrebleu.py.")
-    text = yaml.safe_dump({"schema": 1, "description": description, "cases": cases},
-                          allow_unicode=True, sort_keys=False, width=100,
-                          default_flow_style=None)
-    CASES.write_text("# Written by tools/record_torchmetrics_sacrebleu.py: do not edit by "
-                     "hand.\n" + text, encoding="utf-8")
+    write_family(CASES, "tools/record_torchmetrics_sacrebleu.py", description, cases)
 
 
 def main(argv: list[str]) -> int:
