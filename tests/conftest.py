@@ -19,6 +19,9 @@ from tiers import VARIABLE, exhaustive  # noqa: E402
 #: scheduled first, so that the other worker runs the rest meanwhile instead of waiting for
 #: the run's lock.
 CORPUS_RUN_FILE = "test_corpus_run.py"
+#: The bundled corpus, collected by the pytest plugin case by case: the exhaustive tier's.
+#: The quick tier judges the same cases in the whole-corpus run (:data:`CORPUS_RUN_FILE`).
+CORPUS = TESTS.parent / "cases"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -56,11 +59,15 @@ def _compile_once() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without ``--exhaustive`` the exhaustive tier is deselected. The files are then put in
+    """Without ``--exhaustive`` the exhaustive tier is deselected (and the bundled corpus's
+    cases collected by the plugin: :data:`CORPUS`). The files are then put in
     the order xdist hands them out (``--dist loadfile --no-loadscope-reorder``):
     :data:`CORPUS_RUN_FILE` first, then those with the most tests, as xdist's own reordering
     would."""
     if not exhaustive():
+        for item in items:
+            if CORPUS in item.path.parents:
+                item.add_marker(pytest.mark.exhaustive)
         left = [item for item in items if item.get_closest_marker("exhaustive") is not None]
         if left:
             config.hook.pytest_deselected(items=left)

@@ -112,6 +112,7 @@ def test_fingerprint_of_live_sacrebleu_finds_its_scale_and_zero_rule(capsys, in_
     assert "nltk" not in families["zero-overlap"]["like"]
 
 
+@exhaustive_only  # the quick tier's: test_reports' fingerprint of the same implementation
 def test_fingerprint_catches_first_reference_ties(capsys, in_tests):
     assert main(["fingerprint", "--implementation", "miniatures:first_reference_wins_ties"]) == 0
     out = capsys.readouterr().out
