@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from libraries import coco_bleu, ptb_pipeline
 from strategies import caption_corpus, caption_text, corpus, segment_text
-from tiers import examples
+from tiers import examples, exhaustive_only
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, score
 from bleu_harness.bleu.result import ConventionDeclined
@@ -174,7 +174,8 @@ def test_bad_options_are_one_value_error(bad):
 # --- the PTB pipeline -----------------------------------------------------------------------
 
 @needs_java
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15, 6), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(captions=st.lists(caption_text(), min_size=1, max_size=60))
 def test_ptb_tokens_are_the_pipelines(captions):
     """Each caption on its own (the engine) gives what the pipeline's one batch gives it:
@@ -297,6 +298,7 @@ def real_pycocoevalcap(hypotheses, references, level, **options):
     return (result if level == "sentence" else result[0])[-1]
 
 
+@exhaustive_only  # the quick tier fingerprints live NLTK and SacreBLEU (test_explain.py)
 def test_fingerprint_of_the_real_tool_is_pycocoevalcap(capsys, in_tests):
     from bleu_harness.cli import main
 

@@ -141,7 +141,7 @@ def test_every_schema_the_harness_reads_is_compiled():
     assert all(v.compiled for v in line_validators().values())
 
 
-@settings(max_examples=examples(1500, 100), deadline=None,
+@settings(max_examples=examples(1500, 40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_stream_lines_the_reference_rejects_are_rejected(data):
@@ -154,7 +154,7 @@ def test_stream_lines_the_reference_rejects_are_rejected(data):
         _agree(validator, line)
 
 
-@settings(max_examples=examples(500, 60), deadline=None,
+@settings(max_examples=examples(500, 25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_case_files_the_reference_rejects_are_rejected(data):
