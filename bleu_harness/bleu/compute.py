@@ -113,6 +113,8 @@ class Arithmetic:
 
 #: The reference form (``math.fsum`` over ratio precisions), for mixtures no tool writes.
 REFERENCE = Arithmetic()
+#: The reference form scaled at the end: the form of a setting its own form cannot express.
+REFERENCE_TIMES_SCALE = Arithmetic(times_scale=True)
 
 # --- pycocoevalcap (salaniz/pycocoevalcap@ad63453cfab57a81a02b2949b17a91fab1c3df77) --------
 #: ``BleuScorer.compute_score``'s ``tiny`` and ``small`` (``bleu/bleu_scorer.py:201-202``): every
@@ -430,7 +432,7 @@ def compute(corpus: CorpusStats, k: KnobSettings, available: int | None = None,
     (the reference form for a mixture, or where the form cannot express ``k``). With
     ``k.average`` "sentence-mean" the scores are the mean of each segment's (the rest of the
     computation is the summed statistics')."""
-    a = k.float_form if k.float_form.fits(k) else replace(REFERENCE, times_scale=True)
+    a = k.float_form if k.float_form.fits(k) else REFERENCE_TIMES_SCALE
     whole = _compute(corpus, k, a, available, zero)
     if k.average != "sentence-mean" or not corpus.segment_count:
         return whole

@@ -241,17 +241,32 @@ class KnobSettings:
         return [name for name in SCORING_KNOBS if getattr(self, name) != getattr(other, name)]
 
     def with_knobs(self, other: KnobSettings, knobs) -> KnobSettings:
-        """These settings with ``knobs`` taken from ``other``: ``dataclasses.replace``
-        without running ``__init__`` again (attribution builds tens of thousands of
-        mixtures a run; ``replace`` was a fifth of its time). ``arithmetic_for`` stays this
-        one's, as with ``replace``, so a mixture is computed in the reference form."""
+        """These settings with ``knobs`` taken from ``other`` (a smoothing method with its
+        parameter)."""
         changes = {k: getattr(other, k) for k in knobs}
         if "smoothing" in changes:  # a smoothing method comes with its own parameter
             changes.setdefault("smoothing_value", other.smoothing_value)
-        mixture = object.__new__(KnobSettings)
-        state = {k: v for k, v in self.__dict__.items() if k != "float_form"}
+        return self.changed(**changes)
+
+    def changed(self, **changes: Any) -> KnobSettings:
+        """``dataclasses.replace(self, **changes)`` without running ``__init__`` again:
+        attribution, diagnosis and fingerprints build tens of thousands of mixtures a run
+        (``replace`` was a fifth of their time). ``arithmetic_for`` stays this one's, as with
+        ``replace``, so that a mixture is computed in the reference form; the float form is
+        carried over where it is known without comparing every knob (the reference form
+        stays the reference form; the declared values with one of them changed are a
+        mixture)."""
+        state = dict(self.__dict__)
+        form = state.pop("float_form", None)
+        moved = any(k in SCORING_KNOBS and not (state[k] is v or state[k] == v)
+                    for k, v in changes.items())  # as the tuple comparison would see it
         state.update(changes)
+        mixture = object.__new__(KnobSettings)
         object.__setattr__(mixture, "__dict__", state)
+        if self.arithmetic == REFERENCE:
+            state["float_form"] = REFERENCE
+        elif form is not None and form is not REFERENCE:  # this one has its declared values
+            state["float_form"] = REFERENCE if moved else form
         return mixture
 
     @property

@@ -10,7 +10,7 @@ when nothing within two knob changes (or a 0-100 scale) reproduces the answer.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
 
@@ -180,7 +180,7 @@ def _weigh(convention: str, native: float, start: KnobSettings, scorer: Scorer,
         for knobs in combinations(candidates, size):
             for values in product(*(candidates[k] for k in knobs)):
                 change = dict(zip(knobs, values))
-                score = scorer(replace(start, **_with_parameter(change)))
+                score = scorer(start.changed(**_with_parameter(change)))
                 triples = tuple((k, getattr(start, k), v) for k, v in change.items())
                 if size == 1 and not same_score(score, modelled, MATCH):
                     moved.append(change_parts(triples, 1.0)[0])
@@ -228,7 +228,7 @@ def explain_answers(convention: str, probes: Sequence[Probe],
     def reproduces(change: Mapping[str, Any]) -> float | None:
         change = _with_parameter(change)
         for factor in _factors(spec.scale):
-            if all(same_score(scorer(replace(start, **change)),
+            if all(same_score(scorer(start.changed(**change)),
                               probe.answer / spec.scale / factor, MATCH)
                    for probe, start, scorer in zip(probes, starts, scorers)):
                 return factor
