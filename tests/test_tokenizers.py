@@ -9,7 +9,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
-from tiers import examples
+from tiers import examples, exhaustive
 
 from bleu_harness.bleu.tokenizers import get_tokenizer, tokenize_13a, tokenize_intl
 
@@ -73,7 +73,13 @@ def test_zh_chinese_ranges_are_sacrebleus_for_every_code_point():
     def ours(code: int) -> bool:
         return any(a <= code <= b for a, b in CHINESE_RANGES)
 
-    wrong = [hex(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF
+    # The quick tier: either side of each of the engine's bounds (a range that ends one
+    # code point off is wrong there) and every 16th code point (a range missing whole);
+    # the exhaustive tier: every code point.
+    codes = range(0x110000) if exhaustive() else sorted(
+        {c for a, b in CHINESE_RANGES for bound in (a, b) for c in range(bound - 2, bound + 3)}
+        | set(range(0, 0x110000, 16)))
+    wrong = [hex(c) for c in codes if 0 <= c < 0x110000 and not 0xD800 <= c <= 0xDFFF
              and ours(c) != TokenizerZh._is_chinese_char(chr(c))]
     assert wrong == []
     assert ours(0x2192) and not ours(0x20000)  # an arrow is "Chinese", Extension B is not
