@@ -14,13 +14,15 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_harness.bleu.api import check_input
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.counting import count
+
+if TYPE_CHECKING:  # imported where used: a one-line score needs no process pool (5 ms)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 #: Segments per chunk: large enough that a chunk's fixed costs vanish, small enough that
 #: a chunk of long segments with four references stays within a few MiB.
@@ -77,6 +79,8 @@ def count_chunks(chunks: Iterable[Chunk], needed: Mapping[Preprocessing, int],
     if jobs == 1:
         return merge((count_chunk(chunk, needed, first)
                       for chunk, first in _numbered(chunks)), needed)
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(jobs) as pool:
         return merge(_in_order(pool, chunks, needed, window=2 * jobs), needed)
 
