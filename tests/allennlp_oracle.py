@@ -24,12 +24,13 @@ be equally long (the caller writes the padding out as ``@@PADDING@@``).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 import types
 from functools import cache
 from pathlib import Path
+
+from vendored import load
 
 ORACLE = Path(__file__).resolve().parent / "oracles" / "allennlp"
 VERSION = "2.10.1"
@@ -60,14 +61,6 @@ def _module(name: str, **names) -> types.ModuleType:
     return module
 
 
-def _load(name: str, path: Path) -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @cache
 def bleu_class():
     """The vendored ``BLEU`` class, its allennlp imports stubbed (they stay in
@@ -88,9 +81,9 @@ def bleu_class():
     _module("allennlp.models.model", Model=empty)
     nn_util = _module("allennlp.nn.util", dist_reduce_sum=_dist_reduce_sum)
     sys.modules["allennlp.nn"].util = nn_util
-    _load("allennlp.training.metrics.metric", ORACLE / "metric.py")
-    _load("allennlp.training.util", ORACLE / "util.py")
-    return _load("allennlp.training.metrics.bleu", ORACLE / "bleu.py").BLEU
+    load("allennlp.training.metrics.metric", ORACLE / "metric.py")
+    load("allennlp.training.util", ORACLE / "util.py")
+    return load("allennlp.training.metrics.bleu", ORACLE / "bleu.py").BLEU
 
 
 def answer(request: dict) -> dict:

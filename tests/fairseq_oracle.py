@@ -27,9 +27,12 @@ import shutil
 import subprocess
 import sys
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from vendored import package, stub, swapped
+from vendored import load as load_file
 
 ORACLE = Path(__file__).resolve().parent / "oracles" / "fairseq"
 SOURCE = ORACLE / "libbleu.cpp"
@@ -116,28 +119,6 @@ class IntTensor:
         return ctypes.addressof(self._data)
 
 
-def _stub(name: str, **attributes) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    return module
-
-
-def _package(name: str, **attributes) -> types.ModuleType:
-    module = _stub(name, **attributes)
-    module.__path__ = []
-    return module
-
-
-def _load(name: str, path: Path) -> types.ModuleType:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @dataclass(frozen=True)
 class Fairseq:
     """fairseq's modules, loaded against the stubs; :meth:`active` puts them back in
@@ -149,18 +130,8 @@ class Fairseq:
     dictionary: types.ModuleType
     score: types.ModuleType
 
-    @contextlib.contextmanager
-    def active(self) -> Iterator[None]:
-        saved = {name: sys.modules.get(name) for name in self.modules}
-        sys.modules.update(self.modules)
-        try:
-            yield
-        finally:
-            for name, previous in saved.items():
-                if previous is None:
-                    sys.modules.pop(name, None)
-                else:
-                    sys.modules[name] = previous
+    def active(self) -> contextlib.AbstractContextManager[None]:
+        return swapped(self.modules)
 
 
 def load(libbleu: Path, real_torch: bool = False) -> Fairseq:
@@ -174,48 +145,36 @@ def load(libbleu: Path, real_torch: bool = False) -> Fairseq:
         def __init__(self, cfg):
             self.cfg, self.ref, self.pred = cfg, [], []
 
-    torch = _stub("torch", IntTensor=IntTensor, Tensor=IntTensor,
+    torch = stub("torch", IntTensor=IntTensor, Tensor=IntTensor,
                   is_tensor=lambda x: isinstance(x, IntTensor))
     if real_torch:
         import torch
     modules = {
         "torch": torch,
-        "fairseq": _package("fairseq"),
-        "fairseq.libbleu": _stub("fairseq.libbleu", __file__=str(libbleu)),
-        "fairseq.utils": _stub("fairseq.utils"),
-        "fairseq.data": _package("fairseq.data"),
-        "fairseq.data.data_utils": _stub("fairseq.data.data_utils"),
-        "fairseq.file_chunker_utils": _stub("fairseq.file_chunker_utils", Chunker=None,
+        "fairseq": package("fairseq"),
+        "fairseq.libbleu": stub("fairseq.libbleu", __file__=str(libbleu)),
+        "fairseq.utils": stub("fairseq.utils"),
+        "fairseq.data": package("fairseq.data"),
+        "fairseq.data.data_utils": stub("fairseq.data.data_utils"),
+        "fairseq.file_chunker_utils": stub("fairseq.file_chunker_utils", Chunker=None,
                                             find_offsets=None),
-        "fairseq.file_io": _stub("fairseq.file_io", PathManager=None),
-        "fairseq.dataclass": _stub("fairseq.dataclass", FairseqDataclass=object),
-        "fairseq.scoring": _package("fairseq.scoring", BaseScorer=BaseScorer,
+        "fairseq.file_io": stub("fairseq.file_io", PathManager=None),
+        "fairseq.dataclass": stub("fairseq.dataclass", FairseqDataclass=object),
+        "fairseq.scoring": package("fairseq.scoring", BaseScorer=BaseScorer,
                                     register_scorer=register_scorer),
-        "fairseq.scoring.tokenizer": _stub("fairseq.scoring.tokenizer",
-                                           EvaluationTokenizer=_stub("EvaluationTokenizer",
+        "fairseq.scoring.tokenizer": stub("fairseq.scoring.tokenizer",
+                                           EvaluationTokenizer=stub("EvaluationTokenizer",
                                                                      ALL_TOKENIZER_TYPES=str)),
-        "fairseq_cli": _package("fairseq_cli"),
+        "fairseq_cli": package("fairseq_cli"),
     }
     modules["fairseq"].libbleu = modules["fairseq.libbleu"]
-    saved = {name: sys.modules.get(name) for name in modules}
-    sys.modules.update(modules)
-    try:
-        for name, file in (("fairseq.tokenizer", "tokenizer.py"),
-                           ("fairseq.data.dictionary", "dictionary.py"),
-                           ("fairseq.scoring.bleu", "bleu.py"),
-                           ("fairseq_cli.score", "score.py")):
-            modules[name] = _load(name, ORACLE / file)
+    files = {"fairseq.tokenizer": "tokenizer.py", "fairseq.data.dictionary": "dictionary.py",
+             "fairseq.scoring.bleu": "bleu.py", "fairseq_cli.score": "score.py"}
+    with swapped(modules, also=files):
+        for name, file in files.items():
+            modules[name] = load_file(name, ORACLE / file)
             parent, _, child = name.rpartition(".")
             setattr(modules[parent], child, modules[name])
-    finally:
-        for name, previous in saved.items():
-            if previous is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = previous
-        for name in ("fairseq.tokenizer", "fairseq.data.dictionary", "fairseq.scoring.bleu",
-                     "fairseq_cli.score"):
-            sys.modules.pop(name, None)
     return Fairseq(modules, modules["fairseq.scoring.bleu"], modules["fairseq.data.dictionary"],
                    modules["fairseq_cli.score"])
 

@@ -21,11 +21,12 @@ while the files load. numpy is the real one
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import types
 from functools import cache
 from pathlib import Path
+
+from vendored import load, swapped
 
 HERE = Path(__file__).resolve().parent
 JURY = HERE / "oracles" / "jury"
@@ -101,16 +102,9 @@ def bleu_metric_class():
     """``BleuForLanguageGeneration``, loaded from the vendored files. The stubs and jury's
     modules are in ``sys.modules`` only while they import each other: afterwards nothing else
     sees them (plotly, for one, takes any ``pandas`` in ``sys.modules`` for the real one)."""
-    stubs = _stubs()
-    names = [*stubs, *FILES]
-    saved = {name: sys.modules.get(name) for name in names}
-    sys.modules.update(stubs)
-    try:
+    with swapped(_stubs(), also=FILES):
         for name, path in FILES.items():
-            spec = importlib.util.spec_from_file_location(name, JURY / path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
+            module = load(name, JURY / path)
             parent, _, child = name.rpartition(".")
             setattr(sys.modules[parent], child, module)
             if name == "jury.metrics._core.base":  # what its package __init__ re-exports
@@ -118,12 +112,6 @@ def bleu_metric_class():
                     module.MetricForLanguageGeneration
         return sys.modules["jury.metrics.bleu.bleu_for_language_generation"] \
             .BleuForLanguageGeneration
-    finally:
-        for name, previous in saved.items():
-            if previous is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = previous
 
 
 def compute(predictions, references, **kwargs) -> dict:

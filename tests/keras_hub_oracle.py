@@ -36,15 +36,14 @@ The arithmetic is keras-hub's own, on real NumPy (NumPy 2 promotion rules).
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 import types
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from vendored import load, stub, swapped
 
 ORACLES = Path(__file__).resolve().parent / "oracles" / "keras_hub"
 COMMIT = "keras-team/keras-hub@71453d08f59edc90d276e999319fc51e61cbf82c"
@@ -303,7 +302,7 @@ def _map_depth(value: Any, depth: int) -> Any:
 def _tensorflow() -> types.ModuleType:
     strings = types.SimpleNamespace(regex_replace=regex_replace, split=split)
     ragged = types.SimpleNamespace(constant=ragged_constant)
-    return _module("tensorflow", Tensor=Tensor, RaggedTensor=RaggedTensor, string=STRING,
+    return stub("tensorflow", Tensor=Tensor, RaggedTensor=RaggedTensor, string=STRING,
                    newaxis=None, convert_to_tensor=convert_to_tensor, shape=shape,
                    squeeze=squeeze, strings=strings, ragged=ragged)
 
@@ -341,53 +340,31 @@ class Metric:
         return {"name": self.name, "dtype": self._dtype}
 
 
-def _module(name: str, **attributes) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    return module
-
-
 def _keras() -> dict[str, types.ModuleType]:
-    ops = _module("keras.ops", zeros=lambda shape, dtype=None: np.zeros(shape, np.float32),
+    ops = stub("keras.ops", zeros=lambda shape, dtype=None: np.zeros(shape, np.float32),
                   is_tensor=lambda x: isinstance(x, Tensor))
-    metrics = _module("keras.metrics", Metric=Metric)
-    backend = _module("keras.backend", standardize_dtype=str)
-    config = _module("keras.config", backend=lambda: "tensorflow")
-    keras = _module("keras", ops=ops, metrics=metrics, backend=backend, config=config)
+    metrics = stub("keras.metrics", Metric=Metric)
+    backend = stub("keras.backend", standardize_dtype=str)
+    config = stub("keras.config", backend=lambda: "tensorflow")
+    keras = stub("keras", ops=ops, metrics=metrics, backend=backend, config=config)
     return {"keras": keras, "keras.ops": ops, "keras.metrics": metrics,
             "keras.backend": backend, "keras.config": config}
-
-
-def _load(name: str, path: Path) -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @cache
 def bleu_module() -> types.ModuleType:
     """The vendored ``keras_hub/src/metrics/bleu.py``, imported over the stubs (which are
     removed from ``sys.modules`` again)."""
-    api_export = _module("keras_hub.src.api_export", keras_hub_export=lambda path: (lambda s: s))
-    stubs = {"tensorflow": _tensorflow(), **_keras(), "keras_hub": _module("keras_hub"),
-             "keras_hub.src": _module("keras_hub.src"),
+    api_export = stub("keras_hub.src.api_export", keras_hub_export=lambda path: (lambda s: s))
+    stubs = {"tensorflow": _tensorflow(), **_keras(), "keras_hub": stub("keras_hub"),
+             "keras_hub.src": stub("keras_hub.src"),
              "keras_hub.src.api_export": api_export,
-             "keras_hub.src.utils": _module("keras_hub.src.utils")}
-    saved = {name: sys.modules.get(name) for name in [*stubs, "keras_hub.src.utils.tensor_utils",
-                                                      "tensorflow_text"]}
-    sys.modules.update(stubs)
-    sys.modules["tensorflow_text"] = None  # not installed: ImportError, as without it
-    try:
-        utils = _load("keras_hub.src.utils.tensor_utils", ORACLES / "tensor_utils.py")
-        sys.modules["keras_hub.src.utils.tensor_utils"] = utils
-        return _load("keras_hub_bleu", ORACLES / "bleu.py")
-    finally:
-        for name, previous in saved.items():
-            if previous is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = previous
+             "keras_hub.src.utils": stub("keras_hub.src.utils")}
+    # tensorflow_text is not installed: its import fails, as without it
+    with swapped({**stubs, "tensorflow_text": None},
+                 also=["keras_hub.src.utils.tensor_utils", "keras_hub_bleu"]):
+        load("keras_hub.src.utils.tensor_utils", ORACLES / "tensor_utils.py")
+        return load("keras_hub_bleu", ORACLES / "bleu.py")
 
 
 def tokens(text: str, tokenizer: Any = None) -> list[str]:

@@ -9,21 +9,13 @@ live test of tests/test_torchtext.py."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import types
 from functools import cache
 from pathlib import Path
 
+from vendored import load, swapped
+
 ORACLE = Path(__file__).resolve().parent / "oracles" / "torchtext"
-
-
-def _load(name: str, path: Path) -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @cache
@@ -31,17 +23,9 @@ def bleu_score():
     """The vendored ``torchtext.data.metrics.bleu_score``."""
     stubs = {"torchtext": types.ModuleType("torchtext"),
              "torchtext.data": types.ModuleType("torchtext.data")}
-    saved = {name: sys.modules.get(name) for name in (*stubs, "torchtext.data.utils")}
-    sys.modules.update(stubs)
-    try:
-        stubs["torchtext.data"].utils = _load("torchtext.data.utils", ORACLE / "utils.py")
-        return _load("torchtext_oracle_metrics", ORACLE / "metrics.py").bleu_score
-    finally:
-        for name, previous in saved.items():
-            if previous is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = previous
+    with swapped(stubs, also=["torchtext.data.utils"]):
+        stubs["torchtext.data"].utils = load("torchtext.data.utils", ORACLE / "utils.py")
+        return load("torchtext_oracle_metrics", ORACLE / "metrics.py").bleu_score
 
 
 def answer(request: dict) -> dict:
