@@ -23,12 +23,14 @@ FAKE = f"{sys.executable} {TESTS / 'fake_command.py'}"
 #: divergence map do not involve it (its records are the same without them, checked on the
 #: whole corpus for ``miniatures:faithful``) and cost most of a run.
 NLTK_CHECKS = ("nltk", "fast-bleu")
-#: ``run``'s flags for the engine (its divergence map included) and one reference library
-#: (live NLTK) in place of every installed one: for the tests of a run's mechanics (streams,
-#: reports, exit codes, signals), which read none of the other libraries' records. Each
+#: The backends (and ``run``'s flags) for the engine (its divergence map included) and one
+#: reference library (live NLTK) in place of every installed one: for the tests of a run's
+#: mechanics (streams, reports, exit codes, signals), which read none of the other
+#: libraries' records. Each
 #: library's worker costs 0.1-0.7 s of start-up a run; the bundled corpus's run
 #: (tests/test_corpus_run.py) starts them all.
-ONE_LIBRARY = ("--backend", "own", "--backend", "nltk")
+ONE_LIBRARY_BACKENDS = ("own", "nltk")
+ONE_LIBRARY = tuple(flag for name in ONE_LIBRARY_BACKENDS for flag in ("--backend", name))
 #: The small corpus of the report tests (the session's ``tie_bug_run``, tests/conftest.py):
 #: the tie family, where the tie bug fails by its tie rule alone, and the Perl oracle
 #: cases, where it fails on inputs of many families at once (zero overlap, case, empty

@@ -49,7 +49,7 @@ def test_a_measured_range_survives_a_rewrite_of_the_same_answer(tmp_path, capsys
     assert "the recorded answer changed, so its measured range" in capsys.readouterr().err
 
 
-def test_every_recorded_family_of_the_corpus_is_written_by_this_writer():
+def test_no_recording_tool_writes_a_family_of_its_own():
     """The tools that write families with ranges go through ``write_family``: no tool dumps
     a family file of its own (those lost the ranges)."""
     writers = [path.name for path in TOOLS.glob("*.py")

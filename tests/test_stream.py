@@ -9,7 +9,7 @@ import os
 import stat
 
 import pytest
-from runs import CORPUS, ONE_LIBRARY, run
+from runs import CORPUS, ONE_LIBRARY, ONE_LIBRARY_BACKENDS, run
 
 from bleu_harness.cli import main
 from bleu_harness.errors import StreamError
@@ -21,7 +21,7 @@ MATLAB = str(CORPUS / "seeds" / "matlab.yaml")
 
 @pytest.fixture(scope="module")
 def stream_lines() -> list[str]:
-    _, lines = run(paths=(MATLAB,), backends=("own", "nltk"))
+    _, lines = run(paths=(MATLAB,), backends=ONE_LIBRARY_BACKENDS)
     return [dumps(line) for line in lines]
 
 
