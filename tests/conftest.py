@@ -35,6 +35,9 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "(tests/tiers.py)")
     if config.getoption("--exhaustive"):
         os.environ[VARIABLE] = "1"
+    if not exhaustive() and config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        # the bundled corpus case by case is the exhaustive tier's: not even collected
+        config.args[:] = [arg for arg in config.args if Path(arg).resolve() != CORPUS]
     if sys.dont_write_bytecode:
         if not hasattr(config, "workerinput"):
             _compile_once()
@@ -59,15 +62,11 @@ def _compile_once() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without ``--exhaustive`` the exhaustive tier is deselected (and the bundled corpus's
-    cases collected by the plugin: :data:`CORPUS`). The files are then put in
+    """Without ``--exhaustive`` the exhaustive tier is deselected. The files are then put in
     the order xdist hands them out (``--dist loadfile --no-loadscope-reorder``):
     :data:`CORPUS_RUN_FILE` first, then those with the most tests, as xdist's own reordering
     would."""
     if not exhaustive():
-        for item in items:
-            if CORPUS in item.path.parents:
-                item.add_marker(pytest.mark.exhaustive)
         left = [item for item in items if item.get_closest_marker("exhaustive") is not None]
         if left:
             config.hook.pytest_deselected(items=left)

@@ -6,6 +6,8 @@ The scores it is held to are the engine's, which the other tests hold to the lib
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,10 +27,19 @@ from bleu_harness.checkplan import effective_options
 from bleu_harness.divergence.attribution import attribute
 from bleu_harness.divergence.scorer import Scorer
 
-CASES = load(None).cases
-#: The cases the corpus-wide model tests walk: all of them in the exhaustive tier, every
-#: third in the quick one.
-WALKED = CASES if exhaustive() else CASES[::3]
+
+
+@cache
+def corpus_cases() -> tuple:
+    """The bundled corpus's cases, loaded when a test first asks (not while each worker
+    collects the tests)."""
+    return tuple(load(None).cases)
+
+
+def walked() -> tuple:
+    """The cases the corpus-wide model tests walk: all of them in the exhaustive tier, every
+    third in the quick one."""
+    return corpus_cases() if exhaustive() else corpus_cases()[::3]
 
 
 def engine_answer(hypotheses, references, convention: str, level: str, options) -> float | str | None:
@@ -59,7 +70,7 @@ def assert_model_reproduces(hypotheses, references, level: str, convention: str,
 
 @pytest.mark.parametrize("convention", list(CONVENTIONS))
 def test_the_model_gives_every_answer_of_the_corpus(convention):
-    for case in WALKED:
+    for case in walked():
         assert_model_reproduces(case.hypotheses, case.references, case.level, convention,
                                 effective_options(case, convention, {}))
 
@@ -68,7 +79,7 @@ def test_the_model_gives_every_answer_of_the_corpus(convention):
 def test_the_model_gives_every_identify_variant(convention):
     """Every option setting ``identify`` searches, on every 16th case of the corpus (48th in
     the quick tier)."""
-    for case in CASES[::16 if exhaustive() else 48]:
+    for case in corpus_cases()[::16 if exhaustive() else 48]:
         scorer = Scorer(case.hypotheses, case.references, case.level)
         for variant in CONVENTIONS[convention].variants:
             assert_model_reproduces(case.hypotheses, case.references, case.level, convention,
@@ -171,7 +182,7 @@ def test_the_model_is_exact_for_each_conventions_own_settings(convention):
     """For a convention's own settings the knob arithmetic (``compute``, in the convention's
     float form) gives its finish's scores bit for bit, not just within 1e-9 (issue 27.2)."""
     compared = 0
-    for case in CASES:
+    for case in corpus_cases():
         options = effective_options(case, convention, {})
         prepared = plan([Request(convention, options)], case.level)
         if prepared.declined:

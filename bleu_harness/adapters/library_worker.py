@@ -46,15 +46,56 @@ def _version(distribution, module):
 
 # --- NLTK -----------------------------------------------------------------------------------
 
+def nltk_bleu_score():
+    """NLTK's ``nltk.translate.bleu_score`` module, with what it imports itself.
+
+    ``import nltk`` runs the package's ``__init__``, which imports every subpackage (numpy
+    among them): three quarters of a worker's start-up (0.21 s of 0.28 s, NLTK 3.10). Here
+    ``nltk`` and ``nltk.translate`` are entered as bare packages over their own folders, so
+    the module and its imports (``nltk.util`` and what that needs) are NLTK's files, run
+    unchanged, and the rest of NLTK is not loaded. Where that fails -- a release whose
+    modules need its ``__init__`` -- NLTK is imported as usual."""
+    loaded = sys.modules.get("nltk.translate.bleu_score")
+    if loaded is not None:
+        return loaded
+    try:
+        import importlib.util
+        import types
+        found = importlib.util.find_spec("nltk")
+        if found is None or not found.submodule_search_locations:
+            raise ImportError("nltk is not installed")
+        folders = list(found.submodule_search_locations)
+        for name, below in (("nltk", ()), ("nltk.translate", ("translate",))):
+            package = types.ModuleType(name)
+            package.__path__ = [os.path.join(folder, *below) for folder in folders]
+            package.__file__ = os.path.join(package.__path__[0], "__init__.py")
+            package.__package__ = name
+            sys.modules[name] = package
+        from nltk.translate import bleu_score
+    except Exception:
+        for name in [n for n in sys.modules if n == "nltk" or n.startswith("nltk.")]:
+            del sys.modules[name]
+        from nltk.translate import bleu_score
+    return bleu_score
+
+
 def nltk_info():
-    import nltk
-    return _version("nltk", nltk)
+    nltk_bleu_score()
+    try:
+        from importlib.metadata import version  # Python 3.8+
+        return version("nltk")
+    except Exception:  # Python 3.6: the file NLTK's __init__ reads its version from
+        folder = os.path.dirname(sys.modules["nltk.translate.bleu_score"].__file__)
+        with open(os.path.join(folder, os.pardir, "VERSION")) as text:
+            return text.read().strip()
 
 
 def nltk_score(request):
     """``nltk.translate.bleu_score`` as its users call it: whitespace-split tokens, options as
     keyword arguments, ``smoothing`` naming a ``SmoothingFunction`` method."""
-    from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+    bleu_score = nltk_bleu_score()
+    SmoothingFunction, corpus_bleu, sentence_bleu = (
+        bleu_score.SmoothingFunction, bleu_score.corpus_bleu, bleu_score.sentence_bleu)
 
     options = dict((k, _tuples(v)) for k, v in request["options"].items())
     parameters = dict((k, options.pop(k)) for k in ("epsilon", "alpha", "k") if k in options)

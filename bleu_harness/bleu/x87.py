@@ -19,7 +19,6 @@ such ``logl`` and :func:`why_unavailable` says so.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import platform
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -86,7 +85,9 @@ def _libm_logl():
         return None
     if ctypes.sizeof(ctypes.c_longdouble) not in (12, 16):
         return None
-    name = ctypes.util.find_library("m")
+    from ctypes.util import find_library  # here: it imports subprocess and shutil
+
+    name = find_library("m")
     try:
         library = ctypes.CDLL(name) if name else ctypes.CDLL(None)
         function = library.logl
