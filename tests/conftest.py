@@ -12,6 +12,7 @@ TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
 from ci_oracles import pytest_runtest_makereport  # noqa: E402,F401  (a hook: CI=true)
+from needs import skip_unless_available  # noqa: E402
 from runs import ONE_LIBRARY, TIE_CORPUS  # noqa: E402
 from tiers import VARIABLE, exhaustive  # noqa: E402
 
@@ -33,6 +34,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "exhaustive: runs only with --exhaustive "
                                        "(tests/tiers.py)")
+    config.addinivalue_line("markers", "needs(why): skipped at setup with the reason why() "
+                                       "gives (tests/needs.py)")
     if config.getoption("--exhaustive"):
         os.environ[VARIABLE] = "1"
     if not exhaustive() and config.args_source == pytest.Config.ArgsSource.TESTPATHS:
@@ -59,6 +62,11 @@ def _compile_once() -> None:
 
     for folder in (Path(bleu_harness.__file__).parent, TESTS):
         compileall.compile_dir(folder, quiet=2, workers=1)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own skip marks are read
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    skip_unless_available(item)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

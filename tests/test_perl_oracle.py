@@ -12,6 +12,7 @@ import random
 
 import pytest
 from perl_inputs import mteval_corpus, multi_bleu_corpus
+from needs import needs
 from tiers import examples
 
 from bleu_harness.adapters import perl_scripts
@@ -28,9 +29,8 @@ from bleu_harness.bleu.result import ConventionError
 from bleu_harness.textfiles import read_parallel
 
 
-def needs(script: str):
-    reason = why_unavailable(script)
-    return pytest.mark.skipif(reason is not None, reason=reason or "")
+def needs_script(script: str):
+    return needs(lambda: why_unavailable(script))
 
 
 def perl_number(value: float) -> str:
@@ -38,7 +38,7 @@ def perl_number(value: float) -> str:
     return "%.15g" % value
 
 
-@needs("multi-bleu.perl")
+@needs_script("multi-bleu.perl")
 @pytest.mark.parametrize("lc", [False, True])
 def test_multi_bleu_engine_prints_the_scripts_line(lc):
     rng = random.Random(f"multi-bleu {lc}")
@@ -59,7 +59,7 @@ def test_multi_bleu_engine_prints_the_scripts_line(lc):
         assert result.report == expected, (hyps, refs)
 
 
-@needs("multi-bleu.perl")
+@needs_script("multi-bleu.perl")
 def test_multi_bleu_dies_when_every_reference_file_is_empty():
     with pytest.raises(ScriptDied, match="could not find reference file") as died:
         run_multi_bleu(["a b c"], [[]])
@@ -68,7 +68,7 @@ def test_multi_bleu_dies_when_every_reference_file_is_empty():
         score(["a b c"], [[]], "multi-bleu")
 
 
-@needs("mteval-v13a.pl")
+@needs_script("mteval-v13a.pl")
 @pytest.mark.parametrize("options", MTEVAL_VARIANTS, ids=lambda o: ",".join(
     k for k, v in sorted(o.items()) if v is True) + f",{o['brevity_penalty']}")
 def test_mteval_segment_document_and_system_scores(options):
@@ -98,7 +98,7 @@ def test_mteval_segment_document_and_system_scores(options):
     assert perl_number(score(*everything, "mteval-v13a", **options).score) == printed.system
 
 
-@needs("mteval-v13a.pl")
+@needs_script("mteval-v13a.pl")
 @pytest.mark.parametrize(("hyp", "ref", "options"), [
     ("a\x1fb c d e", "a b c d e", {}),  # U+001F is no Perl whitespace
     ("ΟΔΟΣ ΑΣ x", "οδοσ ασ x", {"international_tokenization": True}),  # lc has no final sigma
@@ -113,7 +113,7 @@ def test_mteval_measured_mismatches(hyp, ref, options):
         printed.segments[0][0]
 
 
-@needs("mteval-v13a.pl")
+@needs_script("mteval-v13a.pl")
 def test_mteval_scores_a_segment_where_the_system_line_dies():
     """An empty hypothesis: the segment scores 0, the system line takes log(0) and dies."""
     with pytest.raises(ScriptDied, match="Can't take log of 0"):
@@ -137,7 +137,7 @@ READER_SPACES = ["\x1c", "\x1d", "\x1e", "\x1f", "\xa0", "\u3000", "\u2028", "\x
                  "  ", " ", " ", "\t", "\u200b", "\ufeff"]
 
 
-@needs("mteval-v13a.pl")
+@needs_script("mteval-v13a.pl")
 @pytest.mark.parametrize("options", [{}, {"international_tokenization": True}])
 def test_reading_the_sgml_files_gives_what_the_script_reads(tmp_path, options):
     """``score``/``run`` on ``.sgm`` files: the segments the reader takes from the script's

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from libraries import coco_bleu, ptb_pipeline
 from strategies import caption_corpus, caption_text, corpus, segment_text
+from needs import needs
 from tiers import examples, exhaustive_only
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, score
@@ -31,8 +32,7 @@ EXAMPLES = settings(max_examples=examples(400), deadline=None,
 #: The PTB pipeline starts two JVMs per example (about a second).
 PTB_EXAMPLES = settings(max_examples=examples(25, 8), deadline=None,
                         suppress_health_check=[HealthCheck.too_slow])
-needs_java = pytest.mark.skipif(why_unavailable("ptb") is not None,
-                                reason=f"{why_unavailable('ptb')}")
+needs_java = needs(lambda: why_unavailable("ptb"))
 OPTIONS = st.fixed_dictionaries({}, optional={
     "n": st.sampled_from([1, 2, 3, 4, 5]),
     "option": st.sampled_from(["closest", "shortest", "average"]),

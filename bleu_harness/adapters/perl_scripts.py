@@ -34,6 +34,7 @@ import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +94,15 @@ def why_unavailable(script: str) -> str | None:
     if not path.is_file():
         return f"{path} does not exist (set BLEU_HARNESS_MOSES_SCRIPTS)"
     for module, package in NEEDED_MODULES.get(script, ()):
-        probe = subprocess.run(["perl", f"-M{module}", "-e", "1"], capture_output=True)
-        if probe.returncode != 0:
+        if not _perl_has(module):
             return f"Perl's {module} is missing (Debian: apt-get install {package})"
     return None
+
+
+@cache
+def _perl_has(module: str) -> bool:
+    """Whether ``perl -MMODULE`` loads (asked once a process: a run asks for every script)."""
+    return subprocess.run(["perl", f"-M{module}", "-e", "1"], capture_output=True).returncode == 0
 
 
 def perl_version() -> str:
