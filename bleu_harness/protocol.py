@@ -48,9 +48,10 @@ import json
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-import jsonschema
+if TYPE_CHECKING:
+    import jsonschema
 
 from bleu_harness.records import (
     GARBAGE,
@@ -241,4 +242,6 @@ def validator(direction: str) -> jsonschema.Draft202012Validator:
     if direction not in ("request", "answer"):
         raise ValueError(f"a message is a 'request' or an 'answer', not {direction!r}")
     body = {k: v for k, v in whole.items() if k != "oneOf"}
+    import jsonschema  # here: a run never needs it, and it is a third of a run's imports
+
     return jsonschema.Draft202012Validator({**body, "$ref": f"#/$defs/{direction}"})

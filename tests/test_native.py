@@ -58,7 +58,7 @@ def assert_same(hyps, refs, keys) -> None:
 
 def test_every_tokenizer_on_generated_text():
     rng = random.Random(7)
-    for _ in range(150):
+    for _ in range(examples(150, 50)):
         n = rng.randrange(0, 12)
         hyps = [random_text(rng) for _ in range(n)]
         refs = [[random_text(rng) if rng.random() < 0.85 else "" for _ in range(rng.randrange(5))]
@@ -96,7 +96,7 @@ def test_tokenizations_that_share_str_split_tokens_agree():
         return " ".join(rng.choice(WORDS if rng.random() < 0.3 else WORDS[:8])
                         for _ in range(rng.randrange(0, 12)))
 
-    for _ in range(400):
+    for _ in range(examples(400, 100)):
         chosen = [key for key in every[1:] if rng.random() < 0.3]
         if rng.random() < 0.8:
             chosen.append(every[0])

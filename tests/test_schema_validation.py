@@ -188,3 +188,21 @@ def test_keywords_beside_a_reference_still_apply():
     assert validator.compiled
     assert [e.validator for e in validator.iter_errors({})] == ["required"]
     assert not list(validator.iter_errors({"x": 1}))
+
+
+def test_a_run_of_valid_files_and_lines_never_imports_jsonschema():
+    """jsonschema is asked only about an invalid instance: a run of the bundled tie family
+    (valid case file, valid stream lines) in a fresh process leaves it unimported (a third
+    of a run's start-up), and an invalid line still gets jsonschema's errors."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from bleu_harness.cli import main; code = main(['run', %r, "
+             "'--backend', 'own', '--no-map', '--format', 'json', '--output', '/dev/null', "
+             "'--quiet']); print(code, 'jsonschema' in sys.modules)"
+             % str(CORPUS / "families" / "ref-length-ties.yaml"))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.splitlines()[-1].split() == ["0", "False"], done.stdout + done.stderr
+    validator = case_validator()
+    assert [e.validator for e in validator.iter_errors({"schema": "1"})]

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 
 from bleu_harness.cases.model import Case, Expectation, Problem, Provenance, Segment
@@ -28,6 +27,9 @@ from bleu_harness.compare import is_full_repr
 from bleu_harness.errors import InputError
 from bleu_harness.schema.validation import Validator
 from bleu_harness.text import clean_text
+
+if TYPE_CHECKING:
+    import jsonschema
 from bleu_harness.textfiles import (
     CASE_DATA_LIMIT,
     check_regular_file,

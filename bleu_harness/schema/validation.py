@@ -23,10 +23,13 @@ on mutated real instances that the compiled copy rejects everything jsonschema r
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-import jsonschema
+
+if TYPE_CHECKING:
+    import jsonschema
 
 #: The keywords that mean the same in draft 7 and in 2020-12, and annotations that assert
 #: nothing. ``items`` is here in its one-schema form (an array of schemas is draft 7's tuple
@@ -49,10 +52,18 @@ class Validator:
     """One schema's validator: ``iter_errors`` as jsonschema's, a compiled check first."""
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
-        self.reference = jsonschema.Draft202012Validator(schema)
+        self.schema = schema
         compilable = as_draft_7(schema)
         self._compiled = (fastjsonschema.compile(compilable) if compilable is not None
                           else None)
+
+    @cached_property
+    def reference(self) -> jsonschema.Draft202012Validator:
+        """jsonschema's validator, made when first asked: a run whose files and lines are
+        valid never imports jsonschema (a third of a run's imports)."""
+        import jsonschema
+
+        return jsonschema.Draft202012Validator(self.schema)
 
     @property
     def compiled(self) -> bool:
