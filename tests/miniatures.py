@@ -6,8 +6,9 @@ The misbehaving ones answer the harness's startup request (hypothesis "a b c d" 
 itself) like NLTK, so that the run starts, and misbehave on every other request; the
 ``*_always`` ones misbehave from the start (the run must stop with exit 2).
 
-NLTK is imported by the first one that calls it (:func:`_bleu_score`): importing it costs a
-third of a second of every worker, and most misbehaving ones never do.
+NLTK's ``bleu_score`` is imported by the first one that calls it (:func:`_bleu_score`), the
+way the harness's own NLTK worker imports it (without the rest of NLTK: a quarter of a second
+of every worker), and most misbehaving ones never do.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from misbehaving import deeply_nested  # noqa: F401 -- a list nested past json's
 
 def _bleu_score():
     """``nltk.translate.bleu_score``, imported on first use."""
-    from nltk.translate import bleu_score
+    from bleu_harness.adapters.library_worker import nltk_bleu_score
 
-    return bleu_score
+    return nltk_bleu_score()
 
 
 def _nltk(hypotheses, references, level, **options):

@@ -376,7 +376,7 @@ def test_a_deadline_does_not_pass_while_the_harness_itself_is_busy():
     """A new user's gate failed at random: judging one big case held the harness for about
     20 s on two cores, the workers were starved of the processor meanwhile, and answers that
     came late for it were reported as timeouts ('expected 23.17 actual timeout'). Here the
-    consumer holds the loop for three times the timeout while the worker, stopped (starved),
+    consumer holds the loop for twice the timeout while the worker, stopped (starved),
     cannot answer; its answers then come at once and none is a timeout. A worker that hangs
     while the harness waits still times out (the other tests of this file)."""
     from bleu_harness.backends.own import engine_backend
@@ -391,7 +391,7 @@ def test_a_deadline_does_not_pass_while_the_harness_itself_is_busy():
             outcomes.append(outcome)
             if len(outcomes) == 1:  # the harness busy judging; the worker gets no processor
                 os.kill(worker.process.pid, signal.SIGSTOP)
-                time.sleep(3.0)
+                time.sleep(2.0)
                 os.kill(worker.process.pid, signal.SIGCONT)
     assert len(outcomes) == len(requests)
     assert all(isinstance(o, Value) for o in outcomes), [o for o in outcomes

@@ -37,7 +37,7 @@ ENVS = ROOT / ".atlas" / "envs"
 FACTORIES = {"nltk": nltk_backend, "sacrebleu": sacrebleu_backend}
 OPTIONS = {"nltk": NLTK_OPTIONS, "sacrebleu": SACREBLEU_OPTIONS}
 PREPARED = sorted(p.parent.parent.name for p in ENVS.glob("*/bin/python"))
-EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", examples(100, 40))),
+EXAMPLES = settings(max_examples=int(os.environ.get("HISTORY_EXAMPLES", examples(100, 25))),
                     deadline=None,
                     suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture])

@@ -30,7 +30,7 @@ pytest.importorskip("pycocoevalcap.bleu.bleu", reason="pycocoevalcap is not inst
 EXAMPLES = settings(max_examples=examples(400), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 #: The PTB pipeline starts two JVMs per example (about a second).
-PTB_EXAMPLES = settings(max_examples=examples(25, 8), deadline=None,
+PTB_EXAMPLES = settings(max_examples=examples(25, 4), deadline=None,
                         suppress_health_check=[HealthCheck.too_slow])
 needs_java = needs(lambda: why_unavailable("ptb"))
 OPTIONS = st.fixed_dictionaries({}, optional={
