@@ -59,8 +59,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--bleu-harness-cases", action="append", default=[], metavar="PATH",
                     help="collect the YAML files under PATH as bleu-harness case files "
                     "(besides case corpora, marked by a CORPUS_ROOT file)")
+    group.addoption("--bleu-backend", action="append", default=[], metavar="NAME",
+                    help="a reference backend to check the cases against (repeatable; "
+                    "the engine always runs; default: every installed library, as "
+                    "'bleu-harness run' without --backend)")
     parser.addini("bleu_harness_cases", type="paths", default=[],
                   help="paths whose YAML files are bleu-harness case files")
+    parser.addini("bleu_harness_backends", type="linelist", default=[],
+                  help="the reference backends --bleu-backend names, for every session")
 
 
 def _opted_in(config: pytest.Config, path: Path) -> bool:
@@ -135,12 +141,31 @@ def _special_case_files(directory: Path) -> list[Path]:
             and not entry.is_file()]
 
 
+def chosen_backends(config: pytest.Config) -> tuple[str, ...]:
+    """The backends ``--bleu-backend`` (or the ini option ``bleu_harness_backends``) names,
+    the engine's first; empty for all of them. An unknown name stops the session with a
+    usage error that lists the known ones."""
+    from bleu_harness.backends.registry import REFERENCE_BACKENDS
+
+    named = config.getoption("bleu_backend") or config.getini("bleu_harness_backends")
+    unknown = [name for name in named if name not in REFERENCE_BACKENDS]
+    if unknown:
+        raise pytest.UsageError(f"--bleu-backend {unknown[0]!r}: unknown (known: "
+                                f"{', '.join(REFERENCE_BACKENDS)})")
+    return tuple(dict.fromkeys(("own", *named))) if named else ()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    chosen_backends(config)  # a typo is said before anything is collected
+
+
 class SessionRunner:
     """The backends of a pytest session, started on first use and ended with the session."""
 
-    def __init__(self) -> None:
+    def __init__(self, backends: tuple[str, ...] = ()) -> None:
         self.executor = Executor()
-        infos = self.executor.start_all(reference_backends((), {}))
+        infos = self.executor.start_all(reference_backends(backends, {}))
+        self.infos = tuple(infos)
         engine = next(i for i in infos if i.role == "engine")
         if not engine.ready:
             raise RuntimeError(f"the engine's worker did not start: {engine.note}")
@@ -160,9 +185,27 @@ class SessionRunner:
 def _runner(config: pytest.Config) -> SessionRunner:
     runner = config.stash.get(_STASH_RUNNER, None)
     if runner is None:
-        runner = SessionRunner()
+        runner = SessionRunner(chosen_backends(config))
         config.stash[_STASH_RUNNER] = runner
     return runner
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    """One line naming what the session's cases were checked with: the engine and each
+    library's exact version, and the libraries that were not available, with why."""
+    runner = config.stash.get(_STASH_RUNNER, None)
+    if runner is not None:
+        terminalreporter.write_line(backends_line(runner.infos))
+
+
+def backends_line(infos) -> str:
+    ready = [f"{i.name} {i.version}" for i in infos if i.ready and i.role != "engine"]
+    engine = next((i for i in infos if i.role == "engine"), None)
+    line = (f"bleu-harness {engine.version if engine else ''}: the cases were checked against "
+            f"{', '.join(ready) if ready else 'no library'}")
+    missing = [i.note if i.name in i.note else f"{i.name} ({i.note or i.status})"
+               for i in infos if not i.ready]
+    return line + (f"; not available: {', '.join(missing)}" if missing else "")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

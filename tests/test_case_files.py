@@ -200,8 +200,10 @@ def test_a_yaml_file_that_is_not_a_regular_file_is_a_problem(tmp_path):
 # --- the pytest plugin -----------------------------------------------------------------------
 
 def pytest_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """pytest in a subprocess (runs.inner_pytest), without the project's addopts."""
-    return inner_pytest("-p", "no:cacheprovider", "-o", "addopts=", *args, cwd=cwd)
+    """pytest in a subprocess (runs.inner_pytest), without the project's addopts, checking
+    against the engine and NLTK (what the files are wrong about is the same with any)."""
+    return inner_pytest("-p", "no:cacheprovider", "-o", "addopts=", "--bleu-backend", "nltk",
+                        *args, cwd=cwd)
 
 
 def test_pytest_reports_every_bad_file_and_still_runs_the_good_one(tmp_path, monkeypatch):

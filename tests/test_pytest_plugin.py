@@ -27,7 +27,8 @@ def test_failure_shows_yaml_lines_expected_actual_and_tags(tmp_path):
     (tmp_path / "cases.yaml").write_text(
         text.replace('value: "0.7788007830714049"', 'value: "0.7"'), encoding="utf-8")
     junit = tmp_path / "junit.xml"
-    done = pytest_run("cases.yaml", f"--junitxml={junit}", cwd=tmp_path)
+    done = pytest_run("cases.yaml", f"--junitxml={junit}", "--bleu-backend", "nltk",
+                      cwd=tmp_path)
     assert done.returncode == 1
     out = done.stdout
     assert "case closest-vs-shortest-tf-nmt-450 (" in out and "cases.yaml:" in out
@@ -69,3 +70,26 @@ def test_case_files_are_collected_where_the_user_says(tmp_path):
     named = pytest_run("bleu/matlab.yaml", "-o", "bleu_harness_cases=", "--collect-only", "-q",
                        cwd=tmp_path)
     assert "matlab.yaml::matlab-evaluate-summary" in named.stdout, named.stdout
+
+
+def test_the_user_chooses_the_libraries_and_the_session_names_them(tmp_path):
+    """``--bleu-backend`` (or the ini option ``bleu_harness_backends``) starts only the named
+    libraries beside the engine; the session's summary names each one checked against, with
+    its version; a name that is not a backend is a usage error before anything runs."""
+    (tmp_path / "cases.yaml").write_text(
+        (CORPUS / "families" / "ref-length-ties.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    every = pytest_run("cases.yaml", cwd=tmp_path)
+    assert every.returncode == 0, every.stdout + every.stderr
+    assert "checked against nltk " in every.stdout and "sacrebleu " in every.stdout
+    chosen = pytest_run("cases.yaml", "--bleu-backend", "nltk", cwd=tmp_path)
+    assert chosen.returncode == 0, chosen.stdout + chosen.stderr
+    line = next(x for x in chosen.stdout.splitlines() if "checked against" in x)
+    assert "nltk " in line and "sacrebleu" not in line and "not available" not in line, line
+    (tmp_path / "pytest.ini").write_text("[pytest]\nbleu_harness_backends = sacrebleu\n",
+                                         encoding="utf-8")
+    by_ini = pytest_run("cases.yaml", cwd=tmp_path)
+    line = next(x for x in by_ini.stdout.splitlines() if "checked against" in x)
+    assert "sacrebleu " in line and "nltk" not in line, line
+    typo = pytest_run("cases.yaml", "--bleu-backend", "nltx", cwd=tmp_path)
+    assert typo.returncode == 4 and "--bleu-backend 'nltx': unknown" in typo.stderr, typo

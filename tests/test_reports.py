@@ -128,7 +128,8 @@ def test_pytest_failure_shows_exactly_the_cases_own_lines(tmp_path):
     text = (CORPUS / "families" / "ref-length.yaml").read_text(encoding="utf-8")
     (tmp_path / "cases.yaml").write_text(
         text.replace('value: "0.7788007830714049"', 'value: "0.7"'), encoding="utf-8")
-    done = inner_pytest("-p", "no:cacheprovider", "-o", "addopts=", "cases.yaml", cwd=tmp_path)
+    done = inner_pytest("-p", "no:cacheprovider", "-o", "addopts=", "--bleu-backend", "nltk",
+                        "cases.yaml", cwd=tmp_path)
     out = done.stdout
     shown = [line for line in out.splitlines() if " | " in line and line.strip()[0].isdigit()]
     assert shown[0].endswith("- id: closest-vs-shortest-tf-nmt-450")
