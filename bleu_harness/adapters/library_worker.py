@@ -317,15 +317,22 @@ def compare_mt_info():
 
 
 def compare_mt_score(request):
-    """``compare_mt.scorers.BleuScorer`` on the lines as compare-mt reads its files
-    (``line.strip().split(' ')``): one reference per segment."""
-    from compare_mt.scorers import BleuScorer
+    """``compare_mt.scorers.BleuScorer`` (``scorer`` ``bleu``) or ``SentBleuScorer``
+    (``sentbleu``) on the lines as compare-mt reads its files (``line.strip().split(' ')``):
+    one reference per segment."""
+    from compare_mt.scorers import BleuScorer, SentBleuScorer
 
     options = request["options"]
     if any(len(refs) != 1 for refs in request["references"]):
-        raise Unsupported("BleuScorer takes exactly one reference per segment")
-    scorer = BleuScorer(weights=tuple(options.get("weights", (0.25, 0.25, 0.25, 0.25))),
-                        case_insensitive=options.get("case_insensitive", False))
+        raise Unsupported("compare-mt's scorers take exactly one reference per segment")
+    weights = tuple(options.get("weights", (0.25, 0.25, 0.25, 0.25)))
+    case_insensitive = options.get("case_insensitive", False)
+    if options.get("scorer", "bleu") == "sentbleu":
+        if weights != (0.25, 0.25, 0.25, 0.25):
+            raise Unsupported("SentBleuScorer takes no weights")
+        scorer = SentBleuScorer(case_insensitive=case_insensitive)
+    else:
+        scorer = BleuScorer(weights=weights, case_insensitive=case_insensitive)
     refs = [refs[0].strip().split(" ") for refs in request["references"]]
     hyps = [h.strip().split(" ") for h in request["hypotheses"]]
     if request["level"] == "sentence":

@@ -16,25 +16,39 @@
   from 0 (``prec += p * w``);
 * ``bp = min(1, math.exp(1 - ref_len/out_len))``; the score is ``self.scale * bp *
   math.exp(prec)`` with ``global_scorer_scale = 100.0``: the scale multiplies the BP first.
+
+``scorer="sentbleu"`` is ``compare_mt.scorers.SentBleuScorer`` (compare-mt's ``sentbleu``,
+``scorers.py:236-270``): each sentence is NLTK's ``sentence_bleu([ref], out,
+smoothing_function=SmoothingFunction().method2)`` on the same tokens (lowercased first with
+``case_insensitive``), NLTK's default weights, times ``self.scale`` (100.0); a corpus is
+``SentenceFactoredScorer.score_corpus`` (``scorers.py:48-67``): the sentence scores summed in
+order from the int 0 and divided by the number of segments (``0.0`` for none). NLTK's
+arithmetic is the latest release's (the one installed beside compare-mt); ``weights`` is not
+an option of this scorer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, remembered
-from bleu_harness.bleu.options import Option, boolean, weights
+from bleu_harness.bleu.options import Option, boolean, choice, weights
 from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
 NAME = "compare-mt"
 OPTIONS = (
     Option("weights", (0.25, 0.25, 0.25, 0.25), weights),
     Option("case_insensitive", False, boolean),
+    Option("scorer", "bleu", choice(("bleu", "sentbleu"))),  # compare-mt's scorer names
 )
+#: ``SentBleuScorer``'s NLTK call: ``sentence_bleu`` with ``method2``, its other arguments
+#: NLTK's defaults.
+SENTBLEU_NLTK = {"smoothing": "method2"}
 
 
 def required_order(options: Mapping[str, Any]) -> int:
@@ -42,11 +56,28 @@ def required_order(options: Mapping[str, Any]) -> int:
 
 
 def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
-    return Preprocessing("strip-split-space", options["case_insensitive"])
+    """``SentenceFactoredScorer`` scores each segment alone: a corpus keeps them."""
+    return Preprocessing("strip-split-space", options["case_insensitive"],
+                         segments=options["scorer"] == "sentbleu")
+
+
+def _nltk_options() -> dict[str, Any]:
+    from bleu_harness.bleu.conventions import nltk
+
+    return nltk.resolve("sentence", dict(SENTBLEU_NLTK))
 
 
 @remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
+    if options["scorer"] == "sentbleu":
+        from bleu_harness.bleu.conventions import nltk
+
+        return replace(
+            nltk.knobs(_nltk_options(), "sentence"),
+            input_rules=input_rules(NAME, level, options, finish, required_order),
+            arithmetic=Arithmetic(strict_bp=True, times_scale=True), arithmetic_for=(),
+            scale=100.0, average="sentence-mean" if level == "corpus" else "corpus",
+            **case_and_tokenizer(preprocessing(options)))
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
         arithmetic=Arithmetic(log_sum="sum", scale_first=True), ref="first",
@@ -56,7 +87,10 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
     """``BleuScorer.score_corpus``: one reference per segment (its API has no other), then
-    the knob arithmetic; ``0.0`` for no segment, the int ``0`` for no unigram match."""
+    the knob arithmetic; ``0.0`` for no segment, the int ``0`` for no unigram match.
+    ``sentbleu``: :func:`_sentbleu`."""
+    if options["scorer"] == "sentbleu":
+        return _sentbleu(corpus, level, options)
     if level == "sentence":
         raise ConventionError(NAME, "BleuScorer has no sentence-level score (score_sentence "
                               "raises: use compare-mt's sentbleu scorer)", "NotImplementedError")
@@ -68,11 +102,46 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     return Finished(scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
 
 
+def _sentbleu(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
+    """``SentBleuScorer``: NLTK's ``sentence_bleu`` (method2) of each segment times 100.0;
+    a corpus the mean of those, summed in segment order (``score_corpus``)."""
+    from bleu_harness.bleu.conventions import nltk
+
+    if options["weights"] != (0.25, 0.25, 0.25, 0.25):
+        raise ConventionDeclined(NAME, "SentBleuScorer takes no weights (NLTK's defaults)")
+    if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):
+        raise ConventionDeclined(NAME, "SentBleuScorer takes exactly one reference per segment")
+    nltk_options = _nltk_options()
+    segments = (corpus,) if level == "sentence" else corpus.segment_corpora
+    scores = []
+    for segment in segments:
+        try:
+            scores.append(SCALE * nltk.finish(segment, "sentence", nltk_options).scores[0])
+        except ConventionError as error:
+            raise ConventionError(NAME, f"NLTK's sentence_bleu: {error.rule}",
+                                  error.library_exception) from None
+    if level == "sentence":
+        score = scores[0]
+    else:
+        total = 0
+        for value in scores:
+            total += value
+        score = total / len(scores) if scores else 0.0
+    c = compute(corpus, knobs(options, level))  # the summed statistics' BP and lengths
+    precisions = tuple(100 * m / t if t else 0.0 for m, t in zip(c.matches, c.raw))
+    return Finished((score,), precisions, c.matches, c.raw, c.bp, c.hyp_len, c.ref_len)
+
+
+#: ``global_scorer_scale`` (``scorers.py:18``).
+SCALE = 100.0
+
 #: What ``bleu-harness identify`` searches.
-VARIANTS = tuple({"weights": w, "case_insensitive": ci}
-                 for w in ((0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (1.0,))
-                 for ci in (False, True))
+VARIANTS = (*({"weights": w, "case_insensitive": ci}
+                for w in ((0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (1.0,))
+                for ci in (False, True)),
+            *({"scorer": "sentbleu", "case_insensitive": ci} for ci in (False, True)))
 
 #: What the convention follows, in a line.
 DESCRIPTION = ("compare-mt BleuScorer: one reference, split on single spaces, an order "
-               "without a match counts as precision 1, 0-100 scale")
+               "without a match counts as precision 1, 0-100 scale; scorer: sentbleu "
+               "(NLTK's method2 sentence BLEU times 100, a corpus their mean)")
