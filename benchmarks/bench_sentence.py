@@ -18,7 +18,8 @@ Workloads (de-en, the bundled 3000 segments; ``--quick``: 500):
 
 Each contender is timed ``--runs`` times in turn (one of each, then the next round) and its
 best time kept; every contender's answers are checked equal to the engine's on every timed
-input (bit for bit). Prints Markdown: microseconds a pair and the engine's speed-up.
+input (bit for bit). Prints Markdown: microseconds a pair and the engine's speed-up, then
+where each goal of the sentence-level work stands in this run (:data:`GOALS`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,29 @@ except ImportError:
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
 
+#: The goals (the engine's speed-up at least this much), by the ratio each is read from.
+GOALS = {
+    "batch / bleuscore, 1 reference": 5.0, "batch / bleuscore, 4 references": 5.0,
+    "batch / SacreBLEU sentence_bleu, 1 reference": 20.0,
+    "batch / SacreBLEU sentence_bleu, 4 references": 20.0,
+    "MBR pairwise / bleuscore": 5.0, "MBR pairwise / SacreBLEU reusable BLEU": 10.0,
+    "Scorer.score / bleuscore (calls a second), 1 reference": 1.0,
+}
+
+
+def goals_table(ratios: dict[str, float]) -> list[str]:
+    """Each goal, the figure this run gives, and whether it is met."""
+    lines = ["### Goals (this run)", "", "| goal | at least | this run | met |",
+             "|---|---:|---:|---|"]
+    for goal, wanted in GOALS.items():
+        if goal not in ratios:
+            lines.append(f"| {goal} | {wanted:g}× | – | not measured (library missing) |")
+            continue
+        lines.append(f"| {goal} | {wanted:g}× | {ratios[goal]:.2f}× | "
+                     f"{'yes' if ratios[goal] >= wanted else 'no'} |")
+    return lines + [""]
+
+
 def best_of(calls: dict[str, Callable[[], list]], runs: int) -> dict[str, tuple[float, list]]:
     """Each call ``runs`` times in turn; its least time and its answers."""
     best = {name: (math.inf, []) for name in calls}
@@ -76,7 +100,8 @@ def table(title: str, pairs: int, best: dict[str, tuple[float, list]],
     return lines + [""]
 
 
-def per_pair(hyps: list[str], refs: list[list[str]], runs: int, label: str) -> list[str]:
+def per_pair(hyps: list[str], refs: list[list[str]], runs: int, label: str,
+             ratios: dict[str, float]) -> list[str]:
     method1 = SmoothingFunction().method1
     reused = BLEU(effective_order=True)
     calls = {
@@ -91,6 +116,7 @@ def per_pair(hyps: list[str], refs: list[list[str]], runs: int, label: str) -> l
     best = best_of(calls, runs)
     for name in calls:
         assert best[name][1] == best["batch"][1], name
+    ratios[f"batch / SacreBLEU sentence_bleu, {label}"] = best["sacrebleu"][0] / best["batch"][0]
     out = table(f"SacreBLEU's sentence BLEU, {label}", len(hyps), best, "batch", {
         "batch": "engine `sentence_scores` (one call)",
         "scorer": "engine `Scorer.score` (a call per pair)",
@@ -115,20 +141,31 @@ def per_pair(hyps: list[str], refs: list[list[str]], runs: int, label: str) -> l
         kept_hyps, kept_refs = [h for h, _ in kept], [r for _, r in kept]
         rust_calls = {
             "batch": lambda: sentence_scores(kept_hyps, kept_refs, "tf-nmt", tokenize="13a"),
+            "scorer": lambda s=Scorer("tf-nmt", tokenize="13a"): [s.score(h, r)
+                                                                 for h, r in kept],
             "bleuscore": lambda: [bleuscore.compute(predictions=[h], references=[r],
                                                     max_order=4, smooth=False)["bleu"]
                                   for h, r in kept],
         }
         best = best_of(rust_calls, runs)
-        assert best["bleuscore"][1] == best["batch"][1]
+        assert best["bleuscore"][1] == best["batch"][1] == best["scorer"][1]
+        ratios[f"batch / bleuscore, {label}"] = best["bleuscore"][0] / best["batch"][0]
+        if label == "1 reference":
+            ratios[f"Scorer.score / bleuscore (calls a second), {label}"] = (
+                best["bleuscore"][0] / best["scorer"][0])
         out += table(f"bleuscore's BLEU (Rust), {label}", len(kept), best, "batch", {
             "batch": "engine `sentence_scores` (one call, tf-nmt with 13a)",
+            "scorer": "engine `Scorer.score` (a call per pair, tf-nmt with 13a)",
             "bleuscore": "bleuscore `compute` (a call per pair)"})
     return out
 
 
-def mbr(hyps: list[str], group: int, runs: int) -> list[str]:
-    groups = [hyps[i:i + group] for i in range(0, len(hyps) - group + 1, group)]
+def groups_of(hyps: list[str], group: int) -> list[list[str]]:
+    return [hyps[i:i + group] for i in range(0, len(hyps) - group + 1, group)]
+
+
+def mbr(hyps: list[str], group: int, runs: int, ratios: dict[str, float]) -> list[str]:
+    groups = groups_of(hyps, group)
     pairs = sum(len(g) * (len(g) - 1) for g in groups)
     reused = BLEU(effective_order=True)
 
@@ -140,11 +177,34 @@ def mbr(hyps: list[str], group: int, runs: int) -> list[str]:
              "sacrebleu-reused": sacrebleu_all_pairs}
     best = best_of(calls, runs)
     assert best["sacrebleu-reused"][1] == best["pairwise"][1]
-    return table(f"MBR: {len(groups)} groups of {group} candidates, every candidate against "
-                 "every other (SacreBLEU's sentence BLEU)", pairs, best, "pairwise", {
-                     "pairwise": "engine `pairwise` (a call per group)",
-                     "sacrebleu-reused": "SacreBLEU `BLEU(effective_order=True).sentence_score`"
-                                         " (a call per pair)"})
+    ratios["MBR pairwise / SacreBLEU reusable BLEU"] = (best["sacrebleu-reused"][0]
+                                                        / best["pairwise"][0])
+    out = table(f"MBR: {len(groups)} groups of {group} candidates, every candidate against "
+                "every other (SacreBLEU's sentence BLEU)", pairs, best, "pairwise", {
+                    "pairwise": "engine `pairwise` (a call per group)",
+                    "sacrebleu-reused": "SacreBLEU `BLEU(effective_order=True).sentence_score`"
+                                        " (a call per pair)"})
+    if bleuscore is None:
+        return out
+    # TF-NMT (and the engine's tf-nmt) divides by zero on an empty hypothesis
+    kept = groups_of([h for h in hyps if h.split()], group)
+    kept_pairs = sum(len(g) * (len(g) - 1) for g in kept)
+
+    def bleuscore_all_pairs() -> list:
+        return [[None if i == j else bleuscore.compute(predictions=[c], references=[[o]],
+                                                       max_order=4, smooth=False)["bleu"]
+                 for j, o in enumerate(g)] for g in kept for i, c in enumerate(g)]
+
+    calls = {"pairwise": lambda: [row for g in kept
+                                  for row in pairwise(g, "tf-nmt", tokenize="13a")],
+             "bleuscore": bleuscore_all_pairs}
+    best = best_of(calls, runs)
+    assert best["bleuscore"][1] == best["pairwise"][1]
+    ratios["MBR pairwise / bleuscore"] = best["bleuscore"][0] / best["pairwise"][0]
+    return out + table(f"MBR: {len(kept)} groups of {group} candidates, every candidate "
+                       "against every other (bleuscore, Rust)", kept_pairs, best, "pairwise", {
+                           "pairwise": "engine `pairwise` (a call per group, tf-nmt with 13a)",
+                           "bleuscore": "bleuscore `compute` (a call per pair)"})
 
 
 def main() -> None:
@@ -160,9 +220,11 @@ def main() -> None:
     print(f"Python {platform.python_version()}, SacreBLEU {sacrebleu.__version__}, "
           f"C kernel: {'built' if native.AVAILABLE else native.why_unavailable()}, "
           f"best of {args.runs} runs\n")
-    out = per_pair(hyps, refs, args.runs, "1 reference")
-    out += per_pair(hyps, four, args.runs, "4 references")
-    out += mbr(hyps, args.group, args.runs)
+    ratios: dict[str, float] = {}
+    out = per_pair(hyps, refs, args.runs, "1 reference", ratios)
+    out += per_pair(hyps, four, args.runs, "4 references", ratios)
+    out += mbr(hyps, args.group, args.runs, ratios)
+    out += goals_table(ratios)
     print("\n".join(out))
 
 

@@ -30,3 +30,27 @@ def test_the_engine_benchmark_produces_its_rows(monkeypatch):
     assert any("all 8 conventions" in label for label in labels)
     for _, _, theirs, _, python in rows:
         assert python > 0 and (theirs > 0 if not isinstance(theirs, tuple) else theirs[1] > 0)
+
+
+def test_the_sentence_benchmark_says_where_each_goal_stands(monkeypatch):
+    """``bench_sentence`` on a few de-en segments, one run: every table, with the answers of
+    every contender checked equal to the engine's, and the goals table naming each goal with
+    this run's figure and whether it is met."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location("bench_sentence",
+                                                  BENCHMARKS / "bench_sentence.py")
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_sentence", bench)
+    spec.loader.exec_module(bench)
+    hyps, refs = bench.deen_3000()
+    hyps, refs = hyps[:40], refs[:40]
+    ratios: dict[str, float] = {}
+    lines = bench.per_pair(hyps, refs, 1, "1 reference", ratios)
+    four = [r + [h, r[0].lower(), r[0].upper()] for h, r in zip(hyps, refs)]
+    lines += bench.per_pair(hyps, four, 1, "4 references", ratios)
+    lines += bench.mbr(hyps, 8, 1, ratios)
+    goals = bench.goals_table(ratios)
+    assert set(ratios) == set(bench.GOALS) and all(r > 0 for r in ratios.values()), ratios
+    rows = [line for line in goals if line.startswith("| ") and "goal" not in line]
+    assert len(rows) == len(bench.GOALS)
+    assert all(row.rstrip(" |").endswith(("yes", "no")) for row in rows), rows
