@@ -139,7 +139,7 @@ def test_identify_names_allennlp():
 
 CONTENT = ["a", "b", "c", "a", "b", "the", "cat", "é", "日本", UNK]
 #: Never @end@ without the padding: the padding after it would leave it between two words,
-#: which is not modelled (test_live_an_excluded_word_inside_a_row_is_not_modelled).
+#: which the engine declines (test_an_excluded_word_between_two_others_is_declined).
 EXCLUDES = [(), (0,), (0, END), (0, START, END), (START,), (1,), (0, 1, START, END)]
 WEIGHTS = [(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), (1 / 3, 1 / 3, 1 / 3),
            (0.1, 0.2, 0.3, 0.4), (0.5, 0.5, 0.5, 0.5, 0.5), (0, 0, 1), (2, -1)]
@@ -228,11 +228,29 @@ def test_live_against_allennlp(oracle, request):
 
 
 @live
-def test_live_an_excluded_word_inside_a_row_is_not_modelled(oracle):
-    """The documented limit: allennlp forms no n-gram across an excluded word inside a row
-    (``util.py:514-515``); the engine removes the word, so 'a b' gains the bigram (a, b)."""
+def test_live_an_excluded_word_inside_a_row_is_declined(oracle):
+    """allennlp forms no n-gram across an excluded word inside a row (``util.py:514-515``):
+    'a <unk> b' has no bigram there, where the words without it would have (a, b). The
+    engine, whose statistics hold one token list per segment, declines such a row rather
+    than give another number."""
     request = {"hypotheses": [f"a {UNK} b"], "references": [["a b"]],
                "options": {"ngram_weights": [0.5, 0.5], "exclude_indices": [1]}}
     theirs = oracle.ask(request)
-    ours = score(request["hypotheses"], request["references"], NAME, **request["options"])
-    assert theirs["totals"] == [2.0, 0.0] and list(ours.totals) == [2, 1]
+    assert theirs["totals"] == [2.0, 0.0]
+    with pytest.raises(ConventionDeclined, match="between two others"):
+        score(request["hypotheses"], request["references"], NAME, **request["options"])
+
+
+@pytest.mark.parametrize("hyp, ref, declined", [
+    (f"a {UNK} b", "a b", True), ("a b", f"a {UNK} {UNK} b", True),
+    (f"{UNK} a b {UNK}", "a b", False), (f"{UNK} {UNK}", "a b", False),
+    ("a b", f"a b {UNK}", False)])
+def test_an_excluded_word_between_two_others_is_declined(hyp, ref, declined):
+    """On either side; excluded words at the ends of a row are the row without them."""
+    def scored():
+        return score([hyp], [[ref]], NAME, exclude_indices=[1])
+    if declined:
+        with pytest.raises(ConventionDeclined, match="between two others"):
+            scored()
+    else:
+        assert scored().score >= 0

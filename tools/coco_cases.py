@@ -85,7 +85,12 @@ CASES = [
                                              "at the beach today"]),
       ("two dogs play", ["two dogs are playing in the grass", "dogs play", "two dogs"]),
       ("a red bus", ["a red bus on the street"])],
-     [{}, {"n": 1}, {"n": 2}, {"n": 3}, {"option": "shortest"}]),
+     [{}, {"n": 1}, {"n": 2}, {"n": 3}, {"option": "shortest"}, {"option": "average"}]),
+    ("coco-average-in-segment-order", "option='average' adds each segment's mean reference "
+     "length in float, in segment order (self._reflen += reflen): 8/3 + 17/3 + 16/3 is "
+     "another float backwards.", ["closest-vs-shortest", "short-hypothesis"], "corpus", None,
+     [("a", ["a b", "a", "a b c d e"]), ("b c", ["a b c d e f", "a b c d e f g", "a b c d"]),
+      ("a b", ["a b", "a b c d e", "a b c d e f g h i"])], [{"option": "average"}]),
     ("coco-average-one-reference-each", "option='average' on segments of one reference "
      "each: the mean is the length.", ["closest-vs-shortest"], "corpus", None,
      [("a b c", ["a b c d"]), ("x y", ["x y z w v"])], [{"option": "average"}]),

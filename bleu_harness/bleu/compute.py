@@ -148,16 +148,22 @@ def _decimal(value: float) -> Fraction:
 def reference_length(corpus: CorpusStats, k: KnobSettings) -> int | float:
     """The summed reference length under ``k.ref``; ``average`` is pycocoevalcap's
     (``_single_reflen``, ``bleu/bleu_scorer.py:186-187``): each segment's
-    ``float(sum(lengths)) / len(lengths)``, added up in float in segment order (line 225).
-    The statistics hold that sum where the order cannot change it: one segment (its lengths
-    are ``corpus.last``), or one reference per segment (integer sums); elsewhere it is a
-    ``ValueError``."""
+    ``float(sum(lengths)) / len(lengths)``, added up in segment order from the int 0
+    (``self._reflen += reflen``, line 225). The statistics of each segment hold that sum
+    (``corpus.segments``: ``k.preprocessing()`` keeps them for ``average``), and so do those
+    of one segment (``corpus.last``) or of one reference per segment (integer sums);
+    elsewhere it is a ``ValueError``."""
     if k.ref != "average":
         return corpus.ref_len(k.ref, k.unreferenced_length)
     if corpus.without_references:
         raise ValueError("a segment without references has no average reference length")
     if not corpus.segment_count:
         return 0
+    if corpus.segments is not None:
+        total = 0
+        for segment in corpus.segments:
+            total += float(sum(segment.ref_lens)) / len(segment.ref_lens)
+        return total
     if corpus.segment_count == 1 and corpus.last is not None:
         lengths = corpus.last.ref_lens
         return float(sum(lengths)) / len(lengths)

@@ -283,7 +283,9 @@ class KnobSettings:
         """The engine's preprocessing for the tokenizer and case knobs, and a case folding
         to apply to the text first where the tokenizer has no folding variant."""
         # each segment is scored alone, or grouped into items
-        segments = self.average == "sentence-mean" or self.items is not None
+        # pycocoevalcap's average reference length adds each segment's mean, in order
+        segments = (self.average == "sentence-mean" or self.items is not None
+                    or self.ref == "average")
         for folding, (base, case) in FOLDING_TOKENIZERS.items():
             if self.tokenizer == base and self.case == case:
                 return Preprocessing(folding, False, self.drop_empty_references,

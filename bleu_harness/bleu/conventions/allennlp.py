@@ -26,8 +26,9 @@ tag v2.10.1, the last release; unchanged since 1caf0daf, v2.9.0) step by step:
 
 Streaming: every ``__call__`` adds to the same sums, so a batch is the sum of its rows and a
 corpus the sum of its segments -- a batch padded to its longest row is its rows with the
-padding written out (``@@PADDING@@`` words). Not modelled: an excluded word between two others
-(allennlp forms no n-gram across it; the tokenizer only removes it), ``mask`` (allennlp raises
+padding written out (``@@PADDING@@`` words). An excluded word between two others is declined
+with its reason (allennlp forms no n-gram across it, the tokens without it would:
+:mod:`bleu_harness.bleu.tokenizers.allennlp`). Not modelled: ``mask`` (allennlp raises
 ``NotImplementedError``), distributed runs, and ``ngram_weights=()`` (allennlp then gives the
 brevity penalty alone; the harness needs an order).
 """

@@ -40,9 +40,8 @@ Read from ``salaniz/pycocoevalcap@ad63453cfab57a81a02b2949b17a91fab1c3df77`` (th
 * ``compute_score`` prints its totals and ratio (``verbose=1``, the default of
   ``Bleu.compute_score``, lines 259-261): the live backend captures that.
 
-Where the engine does not follow: ``option='average'`` on a corpus with several references
-in some segment and more than one segment is declined (``unsupported``): the float sum of
-the averages depends on the segments' order, which the corpus statistics do not keep.
+``option='average'`` adds each segment's mean reference length in float, in segment order:
+its statistics keep each segment (``Preprocessing.segments``) to do the same.
 """
 
 from __future__ import annotations
@@ -82,7 +81,9 @@ def required_order(options: Mapping[str, Any]) -> int:
 
 
 def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
-    return Preprocessing(options["tokenize"])
+    """``str.split()`` or the PTB pipeline; each segment's statistics kept for ``average``
+    (the sum of their mean reference lengths follows the segments' order)."""
+    return Preprocessing(options["tokenize"], segments=options["option"] == "average")
 
 
 def _settings(options: Mapping[str, Any], level: str, weights: tuple) -> KnobSettings:
@@ -125,12 +126,6 @@ def _check(corpus: CorpusStats, options: Mapping[str, Any]) -> None:
                                   "IndexError")
     if unreferenced:
         raise ConventionError(NAME, *reflen_error)
-    if (option == "average" and corpus.segment_count > 1
-            and (corpus.most_references or 0) > 1):
-        raise ConventionDeclined(NAME, "option='average' sums each segment's mean reference "
-                                 "length in float, in segment order, which corpus "
-                                 "statistics do not keep (one segment, or one reference per "
-                                 "segment, only)")
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:

@@ -13,9 +13,10 @@ With ``exclude_indices`` (``bleu.py:136-146``, ``allennlp/training/util.py:503-5
 * ``ngrams`` skips every n-gram that holds an excluded id.
 
 At the ends of a row (padding, ``@start@``, ``@end@``) that is the row without those words,
-which is what this tokenizer gives. **Not modelled**: an excluded word *between* two others,
-where allennlp forms no n-gram across it and the words without it do (the statistics hold
-one token list per segment).
+which is what this tokenizer gives. An excluded word *between* two others is declined
+(:class:`~bleu_harness.bleu.result.ConventionDeclined`, with the reason): allennlp forms no
+n-gram across it, the words without it would, and the statistics hold one token list per
+segment.
 """
 
 from __future__ import annotations
@@ -37,7 +38,18 @@ class WithoutExcluded:
 
     def __call__(self, text: str) -> list[str]:
         excluded = self.excluded
-        return [token for token in text.split() if token not in excluded]
+        words = text.split()
+        kept = [token for token in words if token not in excluded]
+        if kept and len(kept) < len(words):
+            inside = words[words.index(kept[0]):len(words) - words[::-1].index(kept[-1])]
+            if len(inside) > len(kept):
+                from bleu_harness.bleu.result import ConventionDeclined
+
+                raise ConventionDeclined("allennlp", "an excluded word between two others: "
+                                         "allennlp forms no n-gram across it (ngrams, "
+                                         "allennlp/training/util.py:503-524), which the "
+                                         "engine does not model")
+        return kept
 
     def describe(self) -> str:
         return "allennlp-exclude:" + ",".join(self.excluded)
