@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from bleu_harness.bleu.compute import Arithmetic, compute
+from bleu_harness.bleu.conventions import nltk
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, remembered
@@ -62,16 +63,12 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
 
 
 def _nltk_options() -> dict[str, Any]:
-    from bleu_harness.bleu.conventions import nltk
-
     return nltk.resolve("sentence", dict(SENTBLEU_NLTK))
 
 
 @remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     if options["scorer"] == "sentbleu":
-        from bleu_harness.bleu.conventions import nltk
-
         return replace(
             nltk.knobs(_nltk_options(), "sentence"),
             input_rules=input_rules(NAME, level, options, finish, required_order),
@@ -105,8 +102,6 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 def _sentbleu(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
     """``SentBleuScorer``: NLTK's ``sentence_bleu`` (method2) of each segment times 100.0;
     a corpus the mean of those, summed in segment order (``score_corpus``)."""
-    from bleu_harness.bleu.conventions import nltk
-
     if options["weights"] != (0.25, 0.25, 0.25, 0.25):
         raise ConventionDeclined(NAME, "SentBleuScorer takes no weights (NLTK's defaults)")
     if corpus.segment_count and (corpus.fewest_references, corpus.most_references) != (1, 1):

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bleu_harness.bleu.result import ConventionDeclined
+
 #: ``DEFAULT_PADDING_TOKEN`` and ``DEFAULT_OOV_TOKEN`` (``allennlp/data/vocabulary.py:28-29``),
 #: indices 0 and 1 of a padded namespace (lines 94-98).
 PADDING, OOV = "@@PADDING@@", "@@UNKNOWN@@"
@@ -43,8 +45,6 @@ class WithoutExcluded:
         if kept and len(kept) < len(words):
             inside = words[words.index(kept[0]):len(words) - words[::-1].index(kept[-1])]
             if len(inside) > len(kept):
-                from bleu_harness.bleu.result import ConventionDeclined
-
                 raise ConventionDeclined("allennlp", "an excluded word between two others: "
                                          "allennlp forms no n-gram across it (ngrams, "
                                          "allennlp/training/util.py:503-524), which the "
