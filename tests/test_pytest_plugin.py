@@ -5,7 +5,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from runs import inner_pytest
+from tiers import sampled
+
+from bleu_harness.cases.loader import load
 
 CORPUS = Path(__file__).parents[1] / "cases"
 
@@ -15,11 +19,17 @@ def pytest_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return inner_pytest("-p", "no:cacheprovider", "-o", "addopts=", *args, cwd=cwd)
 
 
-def test_collects_every_case_of_the_corpus(tmp_path):
-    done = pytest_run(str(CORPUS), "--collect-only", "-q", cwd=tmp_path)
+@pytest.mark.parametrize("paths", sampled([
+    ("seeds/matlab.yaml", "families/ref-length.yaml"), (".",)], one_argument=True))
+def test_collects_every_case_of_the_corpus(tmp_path, paths):
+    """Every case of the files named, each an item (the quick tier: two files of the
+    corpus; the exhaustive tier: the whole corpus too)."""
+    done = pytest_run(*(str(CORPUS / p) for p in paths), "--collect-only", "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "matlab.yaml::matlab-evaluate-summary" in done.stdout
     assert "ref-length.yaml::tie-three-refs" in done.stdout
+    expected = len(load([CORPUS / p for p in paths]).cases)
+    assert f"{expected} tests collected" in done.stdout, done.stdout[-500:]
 
 
 def test_failure_shows_yaml_lines_expected_actual_and_tags(tmp_path):
