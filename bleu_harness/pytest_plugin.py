@@ -28,6 +28,7 @@ into ``--junitxml`` as properties.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from pathlib import Path
@@ -150,7 +151,9 @@ def chosen_backends(config: pytest.Config) -> tuple[str, ...]:
     named = config.getoption("bleu_backend") or config.getini("bleu_harness_backends")
     unknown = [name for name in named if name not in REFERENCE_BACKENDS]
     if unknown:
-        raise pytest.UsageError(f"--bleu-backend {unknown[0]!r}: unknown (known: "
+        close = difflib.get_close_matches(unknown[0], REFERENCE_BACKENDS, n=1)
+        meant = f"did you mean {close[0]!r}? " if close else ""
+        raise pytest.UsageError(f"--bleu-backend {unknown[0]!r}: unknown ({meant}known: "
                                 f"{', '.join(REFERENCE_BACKENDS)})")
     return tuple(dict.fromkeys(("own", *named))) if named else ()
 

@@ -101,4 +101,5 @@ def test_the_user_chooses_the_libraries_and_the_session_names_them(tmp_path):
     line = next(x for x in by_ini.stdout.splitlines() if "checked against" in x)
     assert "sacrebleu " in line and "nltk" not in line, line
     typo = pytest_run("cases.yaml", "--bleu-backend", "nltx", cwd=tmp_path)
-    assert typo.returncode == 4 and "--bleu-backend 'nltx': unknown" in typo.stderr, typo
+    assert typo.returncode == 4 and "--bleu-backend 'nltx': unknown (did you mean 'nltk'?" \
+        in typo.stderr, typo
