@@ -47,6 +47,8 @@ OPTIONS = (
     Option("case_insensitive", False, boolean),
     Option("scorer", "bleu", choice(("bleu", "sentbleu"))),  # compare-mt's scorer names
 )
+#: ``global_scorer_scale`` (``scorers.py:18``): both scorers' scale.
+SCALE = 100.0
 #: ``SentBleuScorer``'s NLTK call: ``sentence_bleu`` with ``method2``, its other arguments
 #: NLTK's defaults.
 SENTBLEU_NLTK = {"smoothing": "method2"}
@@ -73,13 +75,13 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
             nltk.knobs(_nltk_options(), "sentence"),
             input_rules=input_rules(NAME, level, options, finish, required_order),
             arithmetic=Arithmetic(strict_bp=True, times_scale=True), arithmetic_for=(),
-            scale=100.0, average="sentence-mean" if level == "corpus" else "corpus",
+            scale=SCALE, average="sentence-mean" if level == "corpus" else "corpus",
             **case_and_tokenizer(preprocessing(options)))
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
         arithmetic=Arithmetic(log_sum="sum", scale_first=True), ref="first",
         no_match_zero=True, zero="dropped", weights=tuple(options["weights"]),
-        denominator="floor1", scale=100.0, **case_and_tokenizer(preprocessing(options)))
+        denominator="floor1", scale=SCALE, **case_and_tokenizer(preprocessing(options)))
 
 
 def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finished:
@@ -126,9 +128,6 @@ def _sentbleu(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Fi
     precisions = tuple(100 * m / t if t else 0.0 for m, t in zip(c.matches, c.raw))
     return Finished((score,), precisions, c.matches, c.raw, c.bp, c.hyp_len, c.ref_len)
 
-
-#: ``global_scorer_scale`` (``scorers.py:18``).
-SCALE = 100.0
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = (*({"weights": w, "case_insensitive": ci}
