@@ -28,23 +28,26 @@ into ``--junitxml`` as properties.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from bleu_harness.backends.registry import reference_backends
+from bleu_harness import __version__
+from bleu_harness.backends.base import BackendInfo
+from bleu_harness.backends.registry import check_backend_names, reference_backends
 from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import CASE_SUFFIXES, ROOT_MARKER, load_found
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.checkplan import plan_case, roles_of
-from bleu_harness.errors import InputError
+from bleu_harness.errors import InputError, UsageError
 from bleu_harness.execute import Executor
 from bleu_harness.judge import judge_case
 from bleu_harness.records import DRIFT, FAILING, CheckRecord, shown
 from bleu_harness.report.presentation import comparison, expected_shown, origin_text
+from bleu_harness.report.summary import ready_libraries, unready_notes
 from bleu_harness.text import clean_text, visible
 from bleu_harness.textfiles import read_head
 
@@ -145,16 +148,12 @@ def _special_case_files(directory: Path) -> list[Path]:
 def chosen_backends(config: pytest.Config) -> tuple[str, ...]:
     """The backends ``--bleu-backend`` (or the ini option ``bleu_harness_backends``) names,
     the engine's first; empty for all of them. An unknown name stops the session with a
-    usage error that lists the known ones."""
-    from bleu_harness.backends.registry import REFERENCE_BACKENDS
-
+    usage error that names the one probably meant and the known ones."""
     named = config.getoption("bleu_backend") or config.getini("bleu_harness_backends")
-    unknown = [name for name in named if name not in REFERENCE_BACKENDS]
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], REFERENCE_BACKENDS, n=1)
-        meant = f"did you mean {close[0]!r}? " if close else ""
-        raise pytest.UsageError(f"--bleu-backend {unknown[0]!r}: unknown ({meant}known: "
-                                f"{', '.join(REFERENCE_BACKENDS)})")
+    try:
+        check_backend_names(named, "--bleu-backend")
+    except UsageError as error:
+        raise pytest.UsageError(str(error)) from None
     return tuple(dict.fromkeys(("own", *named))) if named else ()
 
 
@@ -201,14 +200,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         terminalreporter.write_line(backends_line(runner.infos))
 
 
-def backends_line(infos) -> str:
-    ready = [f"{i.name} {i.version}" for i in infos if i.ready and i.role != "engine"]
-    engine = next((i for i in infos if i.role == "engine"), None)
-    line = (f"bleu-harness {engine.version if engine else ''}: the cases were checked against "
+def backends_line(infos: Sequence[BackendInfo]) -> str:
+    """In the words of ``bleu-harness run``'s header (``report.summary``)."""
+    ready = ready_libraries(infos)
+    line = (f"bleu-harness {__version__}: the cases were checked against "
             f"{', '.join(ready) if ready else 'no library'}")
-    missing = [i.note if i.name in i.note else f"{i.name} ({i.note or i.status})"
-               for i in infos if not i.ready]
-    return line + (f"; not available: {', '.join(missing)}" if missing else "")
+    missing = unready_notes(infos)
+    return line + (f"; not available: {'; '.join(missing)}" if missing else "")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
+from bleu_harness.adapters.perl_scripts import why_unavailable
+
 
 def needs(why: Callable[[], str | None]) -> pytest.MarkDecorator:
     """Skip the test, when it is about to run, with the reason ``why()`` gives (``None``:
@@ -26,3 +28,9 @@ def skip_unless_available(item: pytest.Item) -> None:
         if reason is not None:
             item.add_marker(pytest.mark.skip(reason=reason))
             return
+
+
+def needs_perl_scripts(*scripts: str) -> pytest.MarkDecorator:
+    """Skip the test where Perl, a script or a Perl module one of ``scripts`` needs is
+    missing (``perl_scripts.why_unavailable``)."""
+    return needs(lambda: next(filter(None, map(why_unavailable, scripts)), None))

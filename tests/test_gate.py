@@ -153,6 +153,13 @@ def test_exit_2_a_typo_in_a_flag_says_what_was_meant(typo, meant, capsys):
     assert f"did you mean {meant}?" in capsys.readouterr().err
 
 
+def test_exit_2_a_typo_in_a_backend_says_what_was_meant(capsys):
+    """``run --backend`` and the plugin's ``--bleu-backend`` check the name in one place
+    (``registry.check_backend_names``)."""
+    assert main(["run", str(CORPUS / "seeds" / "matlab.yaml"), "--backend", "nltx"]) == 2
+    assert "--backend 'nltx': unknown (did you mean 'nltk'?" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("value", ["nan", "-1", "inf", "0", "ten"])
 def test_exit_2_a_timeout_that_is_not_a_number_of_seconds(value, capsys):
     """Issue #10 fuzzing: nan meant no timeout, -1/inf broke every case, 0 timed out all."""

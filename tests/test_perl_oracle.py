@@ -12,7 +12,7 @@ import random
 
 import pytest
 from perl_inputs import mteval_corpus, multi_bleu_corpus
-from needs import needs
+from needs import needs_perl_scripts
 from tiers import examples
 
 from bleu_harness.adapters import perl_scripts
@@ -21,7 +21,6 @@ from bleu_harness.adapters.perl_scripts import (
     perl_version,
     run_mteval,
     run_multi_bleu,
-    why_unavailable,
 )
 from bleu_harness.bleu import score
 from bleu_harness.bleu.conventions.mteval import V13A_VARIANTS as MTEVAL_VARIANTS
@@ -29,16 +28,12 @@ from bleu_harness.bleu.result import ConventionError
 from bleu_harness.textfiles import read_parallel
 
 
-def needs_script(script: str):
-    return needs(lambda: why_unavailable(script))
-
-
 def perl_number(value: float) -> str:
     """How Perl prints a number: ``%.15g``."""
     return "%.15g" % value
 
 
-@needs_script("multi-bleu.perl")
+@needs_perl_scripts("multi-bleu.perl")
 @pytest.mark.parametrize("lc", [False, True])
 def test_multi_bleu_engine_prints_the_scripts_line(lc):
     rng = random.Random(f"multi-bleu {lc}")
@@ -59,7 +54,7 @@ def test_multi_bleu_engine_prints_the_scripts_line(lc):
         assert result.report == expected, (hyps, refs)
 
 
-@needs_script("multi-bleu.perl")
+@needs_perl_scripts("multi-bleu.perl")
 def test_multi_bleu_dies_when_every_reference_file_is_empty():
     with pytest.raises(ScriptDied, match="could not find reference file") as died:
         run_multi_bleu(["a b c"], [[]])
@@ -68,7 +63,7 @@ def test_multi_bleu_dies_when_every_reference_file_is_empty():
         score(["a b c"], [[]], "multi-bleu")
 
 
-@needs_script("mteval-v13a.pl")
+@needs_perl_scripts("mteval-v13a.pl")
 @pytest.mark.parametrize("options", MTEVAL_VARIANTS, ids=lambda o: ",".join(
     k for k, v in sorted(o.items()) if v is True) + f",{o['brevity_penalty']}")
 def test_mteval_segment_document_and_system_scores(options):
@@ -98,7 +93,7 @@ def test_mteval_segment_document_and_system_scores(options):
     assert perl_number(score(*everything, "mteval-v13a", **options).score) == printed.system
 
 
-@needs_script("mteval-v13a.pl")
+@needs_perl_scripts("mteval-v13a.pl")
 @pytest.mark.parametrize(("hyp", "ref", "options"), [
     ("a\x1fb c d e", "a b c d e", {}),  # U+001F is no Perl whitespace
     ("ΟΔΟΣ ΑΣ x", "οδοσ ασ x", {"international_tokenization": True}),  # lc has no final sigma
@@ -113,7 +108,7 @@ def test_mteval_measured_mismatches(hyp, ref, options):
         printed.segments[0][0]
 
 
-@needs_script("mteval-v13a.pl")
+@needs_perl_scripts("mteval-v13a.pl")
 def test_mteval_scores_a_segment_where_the_system_line_dies():
     """An empty hypothesis: the segment scores 0, the system line takes log(0) and dies."""
     with pytest.raises(ScriptDied, match="Can't take log of 0"):
@@ -125,9 +120,8 @@ def test_mteval_scores_a_segment_where_the_system_line_dies():
     assert printed.segments[0][0] == "0"
 
 
+@needs_perl_scripts("multi-bleu.perl")
 def test_perl_version_is_recorded():
-    if why_unavailable("multi-bleu.perl"):
-        pytest.skip(why_unavailable("multi-bleu.perl"))
     assert perl_version().startswith("v5.")
 
 
@@ -137,7 +131,7 @@ READER_SPACES = ["\x1c", "\x1d", "\x1e", "\x1f", "\xa0", "\u3000", "\u2028", "\x
                  "  ", " ", " ", "\t", "\u200b", "\ufeff"]
 
 
-@needs_script("mteval-v13a.pl")
+@needs_perl_scripts("mteval-v13a.pl")
 @pytest.mark.parametrize("options", [{}, {"international_tokenization": True}])
 def test_reading_the_sgml_files_gives_what_the_script_reads(tmp_path, options):
     """``score``/``run`` on ``.sgm`` files: the segments the reader takes from the script's

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import pytest
 from perl_inputs import detok_corpus, mteval_corpus, multi_bleu_corpus, wmt06_corpus
-from needs import needs
+from needs import needs_perl_scripts
 from tiers import examples
 
 from bleu_harness.adapters.perl_scripts import (
@@ -31,17 +31,12 @@ from bleu_harness.adapters.perl_scripts import (
     run_multi_bleu,
     run_old_mteval,
     script_path,
-    why_unavailable,
 )
 from bleu_harness.bleu import score
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.conventions.mteval import V13A_VARIANTS
 from bleu_harness.bleu.counting import count_in_c, count_in_python
 from bleu_harness.bleu.result import ConventionError
-
-
-def needs_scripts(*scripts: str):
-    return needs(lambda: next(filter(None, map(why_unavailable, scripts)), None))
 
 
 def perl_number(value: float) -> str:
@@ -72,7 +67,7 @@ def assert_line_and_figures(hyps, refs, script: str, file: str, lc: bool = False
     assert ours == printed.figures, (hyps, refs)
 
 
-@needs_scripts("multi-bleu-detok.perl")
+@needs_perl_scripts("multi-bleu-detok.perl")
 @pytest.mark.parametrize("lc", [False, True])
 def test_multi_bleu_detok(lc):
     rng = random.Random(f"multi-bleu-detok {lc}")
@@ -80,7 +75,7 @@ def test_multi_bleu_detok(lc):
         assert_line_and_figures(*detok_corpus(rng), "detok", "multi-bleu-detok.perl", lc)
 
 
-@needs_scripts("multi-bleu-wmt06.perl")
+@needs_perl_scripts("multi-bleu-wmt06.perl")
 def test_wmt06_multi_bleu():
     rng = random.Random("multi-bleu wmt06")
     for _ in range(examples(200)):
@@ -89,7 +84,7 @@ def test_wmt06_multi_bleu():
         assert_line_and_figures(*multi_bleu_corpus(rng), "wmt06", "multi-bleu-wmt06.perl")
 
 
-@needs_scripts("multi-bleu.perl")
+@needs_perl_scripts("multi-bleu.perl")
 def test_moses_multi_bleu_figures_are_the_engines_floats():
     """The Moses script's numbers at full precision, beside test_perl_oracle's printed line."""
     rng = random.Random("multi-bleu figures")
@@ -98,7 +93,7 @@ def test_moses_multi_bleu_figures_are_the_engines_floats():
             assert_line_and_figures(*multi_bleu_corpus(rng), "moses", "multi-bleu.perl", lc)
 
 
-@needs_scripts("multi-bleu-wmt06.perl", "multi-bleu.perl")
+@needs_perl_scripts("multi-bleu-wmt06.perl", "multi-bleu.perl")
 def test_wmt06_takes_the_first_listed_reference_on_a_tie_and_splits_references_on_spaces():
     """Hypothesis of 5 words, references of 6 and 4: the WMT06 script keeps the first (r=6,
     BP < 1); the Moses script the shorter (r=4, BP 1). Two spaces make an empty token."""
@@ -112,7 +107,7 @@ def test_wmt06_takes_the_first_listed_reference_on_a_tie_and_splits_references_o
     assert score(hyps, refs, "multi-bleu", script="wmt06").ref_len == 5
 
 
-@needs_scripts("multi-bleu-wmt06.perl")
+@needs_perl_scripts("multi-bleu-wmt06.perl")
 def test_wmt06_dies_on_an_order_without_ngrams():
     with pytest.raises(ScriptDied, match="Illegal division by zero"):
         run_multi_bleu(["a b c"], [["a b c"]], script="multi-bleu-wmt06.perl")
@@ -127,7 +122,7 @@ def test_wmt06_has_no_lc():
         score(["a"], [["a"]], "multi-bleu", script="wmt06", lc=True)
 
 
-@needs_scripts("multi-bleu-detok.perl", "multi-bleu-wmt06.perl", "multi-bleu.perl")
+@needs_perl_scripts("multi-bleu-detok.perl", "multi-bleu-wmt06.perl", "multi-bleu.perl")
 @pytest.mark.parametrize(("file", "chops"), [("multi-bleu-detok.perl", True),
                                              ("multi-bleu-wmt06.perl", True),
                                              ("multi-bleu.perl", False)])
@@ -144,7 +139,7 @@ def test_chop_loses_the_last_character_of_a_file_without_a_final_line_break(file
 
 # --- mteval-v14.pl --------------------------------------------------------------------------
 
-@needs_scripts("mteval-v14.pl")
+@needs_perl_scripts("mteval-v14.pl")
 @pytest.mark.parametrize("options", V13A_VARIANTS, ids=lambda o: ",".join(
     k for k, v in sorted(o.items()) if v is True) + f",{o['brevity_penalty']}")
 def test_mteval_v14_segment_document_and_system_scores(options):
@@ -162,7 +157,7 @@ def test_mteval_v14_segment_document_and_system_scores(options):
     assert perl_number(score(*everything, "mteval-v13a", **options).score) == printed.system
 
 
-@needs_scripts("mteval-v14.pl", "mteval-v13a.pl")
+@needs_perl_scripts("mteval-v14.pl", "mteval-v13a.pl")
 @pytest.mark.parametrize(("hyps", "refs"), [([""], [["a b"]]), (["a b"], [[""]])])
 def test_mteval_v14_scores_where_v13a_dies(hyps, refs):
     """v13a's system line prints log(BP) and c/r: it dies on an empty output and on an
@@ -175,7 +170,7 @@ def test_mteval_v14_scores_where_v13a_dies(hyps, refs):
     assert perl_number(score(hyps, refs, "mteval-v13a", script="v14").score) == printed.system
 
 
-@needs_scripts("mteval-v14.pl", "mteval-v13a.pl")
+@needs_perl_scripts("mteval-v14.pl", "mteval-v13a.pl")
 def test_mteval_v14_international_tokenization_is_v13as_on_sgml_input():
     """v14 no longer joins hyphen + U+2028, but the SGML reader has made U+2028 a space."""
     corpus = (["a\u2028b-\u2028c well-\u2028known"], [["a b - c well - known"]])
@@ -211,7 +206,7 @@ def _run_files(tmp_path, script: str, suffix: str, files: dict[str, str]) -> Non
         raise ScriptDied(done.returncode, done.stderr.strip().splitlines()[-1])
 
 
-@needs_scripts("mteval-v14.pl", "mteval-v13a.pl")
+@needs_perl_scripts("mteval-v14.pl", "mteval-v13a.pl")
 def test_mteval_v14_reads_segment_id_0_from_xml_and_needs_quoted_sgml_attributes(tmp_path):
     """Facts of the readers, none a score: the engine reads SGML as v13a does."""
     xml = {kind: _xml(kind, "0", "a b c") for kind in ("src", "ref", "tst")}
@@ -290,7 +285,7 @@ def check_old_mteval(corpora, options, file: str) -> int:
     return deaths
 
 
-@needs_scripts("mteval-v11b.pl", "mteval-v12.pl")
+@needs_perl_scripts("mteval-v11b.pl", "mteval-v12.pl")
 @pytest.mark.parametrize("script", ["v11b", "v12"])
 @pytest.mark.parametrize("preserve_case", [False, True])
 def test_old_mteval_segment_document_and_system_scores(script, preserve_case):
@@ -301,7 +296,7 @@ def test_old_mteval_segment_document_and_system_scores(script, preserve_case):
     assert deaths  # the generated inputs do reach the divisions by zero
 
 
-@needs_scripts("mteval-v11b.pl", "mteval-v13a.pl")
+@needs_perl_scripts("mteval-v11b.pl", "mteval-v13a.pl")
 @pytest.mark.parametrize("separator", ["\xa0", "\u2028", "\u3000", "\x85", "\x1f"])
 def test_mteval_v11b_splits_on_ascii_whitespace_only(separator):
     """v11b reads bytes: Unicode whitespace stays inside a token (v13a splits there, but
@@ -315,7 +310,7 @@ def test_mteval_v11b_splits_on_ascii_whitespace_only(separator):
                      no_smoothing=True).hyp_len == 5
 
 
-@needs_scripts("mteval-v12.pl")
+@needs_perl_scripts("mteval-v12.pl")
 def test_mteval_v12_prints_the_length_ratio_line_the_engine_reports():
     corpus = (["the cat sat on the mat", "a b"], [["the cat sat on a mat"], ["a b c"]])
     old = run_old_mteval([corpus], script="mteval-v12.pl")

@@ -29,8 +29,8 @@ import os
 import shutil
 import subprocess
 import tempfile
-from functools import cache
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest

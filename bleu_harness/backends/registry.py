@@ -8,6 +8,7 @@ flags gets one message whichever command it is given to (``tests/test_registry.p
 
 from __future__ import annotations
 
+import difflib
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 
@@ -49,13 +50,21 @@ CLAIMS_REQUIRED = "--claims CONVENTION is required with an implementation under 
 CLAIMS_ALONE = "--claims needs --implementation or --implementation-cmd"
 
 
+def check_backend_names(wanted: Sequence[str], flag: str = "--backend") -> None:
+    """A ``UsageError`` for the first name in ``wanted`` that is no reference backend: the
+    one probably meant and the known ones."""
+    unknown = [b for b in wanted if b not in REFERENCE_BACKENDS]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], REFERENCE_BACKENDS, n=1)
+        meant = f"did you mean {close[0]!r}? " if close else ""
+        raise UsageError(f"{flag} {unknown[0]!r}: unknown ({meant}known: "
+                         f"{', '.join(REFERENCE_BACKENDS)})")
+
+
 def reference_backends(wanted: Sequence[str], library_python: Mapping[str, str]) -> list[Backend]:
     """The reference backends ``--backend`` names (all of them if none), each library on the
     interpreter ``--library-python`` gives it."""
-    unknown = [b for b in wanted if b not in REFERENCE_BACKENDS]
-    if unknown:
-        raise UsageError(f"--backend {unknown[0]!r}: unknown (known: "
-                         f"{', '.join(REFERENCE_BACKENDS)})")
+    check_backend_names(wanted)
     unknown = [name for name in library_python if name not in REFERENCE_BACKENDS or name == "own"]
     if unknown:
         raise UsageError(f"--library-python {unknown[0]}=...: not a library backend (known: "

@@ -59,7 +59,7 @@ def render_markdown(run: Run, limit: int = MARKDOWN_LIMIT) -> str:
 
 def _render(run: Run, rows_per_cause: int | None, with_map: bool) -> str:
     out = [f"## bleu-harness run: {status_word(run)}", "", cell(title(run)), "", counts_line(run), ""]
-    notes = unready_notes(run)
+    notes = unready_notes(run.header.backends)
     if notes:
         out += ["Not used: " + "; ".join(cell(n) for n in notes), ""]
     if run.problems:

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bleu_harness.backends.base import BackendInfo
 from bleu_harness.records import (
     ATTENTION,
     DIVERGENCE,
@@ -101,10 +102,14 @@ def some_cases(records: Sequence[CheckRecord], named: int = 3) -> str:
     return ", ".join(ids[:named]) + more
 
 
+def ready_libraries(backends: Sequence[BackendInfo]) -> list[str]:
+    """``name version`` of each reference library that answered the start-up handshake."""
+    return [f"{b.name} {b.version}" for b in backends if b.role == "library" and b.ready]
+
+
 def title(run: Run) -> str:
     header = run.header
-    libraries = [f"{b.name} {b.version}" for b in header.backends
-                 if b.role == "library" and b.ready]
+    libraries = ready_libraries(header.backends)
     parts = [f"bleu-harness {header.harness}", f"{header.case_files} case files",
              f"under test: {header.under_test} ({', '.join(header.claims)})"]
     if libraries:
@@ -114,14 +119,13 @@ def title(run: Run) -> str:
     return " · ".join(parts)
 
 
-def unready_notes(run: Run) -> list[str]:
+def unready_notes(backends: Sequence[BackendInfo]) -> list[str]:
     """The backends that are not used, and why (said once, in the header): the ones not
     installed on one line, every other one on its own with its reason."""
-    absent = [b.name for b in run.header.backends if b.status == "not installed"]
+    absent = [b.name for b in backends if b.status == "not installed"]
     notes = [f"{', '.join(absent)}: not installed"] if absent else []
     return notes + [f"{b.name}: {b.status}" + (f" ({b.note})" if b.note else "")
-                    for b in run.header.backends
-                    if not b.ready and b.status != "not installed"]
+                    for b in backends if not b.ready and b.status != "not installed"]
 
 
 def counts_line(run: Run) -> str:

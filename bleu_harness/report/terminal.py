@@ -49,7 +49,7 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
 
     if not quiet:
         say(title(run), "bold")
-        for note in unready_notes(run):
+        for note in unready_notes(run.header.backends):
             say(f"  not used: {note}", "dim")
     for problem in run.problems:
         say(f"CASE FILE {problem}", "bold red")

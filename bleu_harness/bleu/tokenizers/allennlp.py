@@ -41,15 +41,13 @@ class WithoutExcluded:
     def __call__(self, text: str) -> list[str]:
         excluded = self.excluded
         words = text.split()
-        kept = [token for token in words if token not in excluded]
-        if kept and len(kept) < len(words):
-            inside = words[words.index(kept[0]):len(words) - words[::-1].index(kept[-1])]
-            if len(inside) > len(kept):
-                raise ConventionDeclined("allennlp", "an excluded word between two others: "
-                                         "allennlp forms no n-gram across it (ngrams, "
-                                         "allennlp/training/util.py:503-524), which the "
-                                         "engine does not model")
-        return kept
+        kept = [i for i, token in enumerate(words) if token not in excluded]
+        if kept and kept[-1] - kept[0] + 1 > len(kept):  # an excluded word between two kept
+            raise ConventionDeclined("allennlp", "an excluded word between two others: "
+                                     "allennlp forms no n-gram across it (ngrams, "
+                                     "allennlp/training/util.py:503-524), which the "
+                                     "engine does not model")
+        return [words[i] for i in kept]
 
     def describe(self) -> str:
         return "allennlp-exclude:" + ",".join(self.excluded)
