@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import importlib
 import os
-import platform
 import sys
 from typing import Any
 
-from bleu_harness.adapters.library_worker import jsonable, score_answer, serve
+from bleu_harness.adapters.library_worker import jsonable, python_version, score_answer, serve
 
 
 def load_callable(target: str):
@@ -40,7 +39,7 @@ def call_worker(target: str) -> int:
 
     def info() -> dict[str, Any]:
         loaded["fn"] = load_callable(target)
-        return {"implementation": target, "python": platform.python_version()}
+        return {"implementation": target, "python": python_version()}
 
     def score(request: dict[str, Any]) -> Any:
         function = loaded.get("fn") or load_callable(target)
@@ -73,7 +72,7 @@ def own_worker() -> int:
 
     def info() -> dict[str, Any]:
         from bleu_harness import __version__
-        return {"library": "own", "version": __version__, "python": platform.python_version()}
+        return {"library": "own", "version": __version__, "python": python_version()}
 
     def answer(request: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -16,9 +16,7 @@ library prints can be mistaken for an answer.
 """
 
 import json
-import logging
 import os
-import platform
 import reprlib
 import sys
 import warnings
@@ -116,6 +114,8 @@ def nltk_score(request):
 # --- SacreBLEU ------------------------------------------------------------------------------
 
 def sacrebleu_info():
+    import logging
+
     import sacrebleu
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
     _refuse_downloads()
@@ -556,8 +556,14 @@ def _encoded(answer):
                            "(%s)" % type(error).__name__})
 
 
+def python_version():
+    """``platform.python_version()`` without importing ``platform`` (every worker's start-up
+    pays for what it imports): the first word of ``sys.version``."""
+    return sys.version.split()[0]
+
+
 def library_info(name, version_of):
-    return {"library": name, "version": version_of(), "python": platform.python_version(),
+    return {"library": name, "version": version_of(), "python": python_version(),
             "executable": sys.executable}
 
 

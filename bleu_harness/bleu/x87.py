@@ -18,8 +18,6 @@ such ``logl`` and :func:`why_unavailable` says so.
 
 from __future__ import annotations
 
-import ctypes
-import platform
 from fractions import Fraction
 from functools import cache, lru_cache
 
@@ -51,9 +49,17 @@ def round_extended(x: Fraction) -> Fraction:
     return -rounded if x < 0 else rounded
 
 
-class _LongDouble(ctypes.c_longdouble):
+@cache
+def _long_double() -> type:
     """A ``c_longdouble`` that ``ctypes`` hands back as itself, not as a Python float (which
-    would round it to a double): its bytes are the 80-bit value."""
+    would round it to a double): its bytes are the 80-bit value. ``ctypes`` and ``platform``
+    are imported where fast-bleu's arithmetic first needs them (the engine's start-up)."""
+    import ctypes
+
+    class LongDouble(ctypes.c_longdouble):
+        pass
+
+    return LongDouble
 
 
 def _to_bytes(x: Fraction) -> bytes:
@@ -81,6 +87,9 @@ def _from_bytes(raw: bytes) -> Fraction:
 @cache
 def _libm_logl():
     """The C library's ``logl`` where ``long double`` is the x87's, else ``None``."""
+    import ctypes
+    import platform
+
     if platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686", "x86"):
         return None
     if ctypes.sizeof(ctypes.c_longdouble) not in (12, 16):
@@ -93,9 +102,9 @@ def _libm_logl():
         function = library.logl
     except (OSError, AttributeError):
         return None
-    function.restype = _LongDouble
-    function.argtypes = [_LongDouble]
-    probe = _LongDouble()
+    function.restype = _long_double()
+    function.argtypes = [_long_double()]
+    probe = _long_double()()
     ctypes.memmove(ctypes.addressof(probe), _to_bytes(Fraction(2)), 10)
     if _from_bytes(bytes(function(probe))[:10]) != round_extended(Fraction(
             "0.693147180559945309417232121458176568")):
@@ -105,6 +114,8 @@ def _libm_logl():
 
 def why_unavailable() -> str | None:
     """None where :func:`logl` runs; otherwise why not."""
+    import platform
+
     if _libm_logl() is None:
         return (f"the C library's logl on the x87's 80-bit long double is needed "
                 f"(this is {platform.machine() or 'an unknown machine'}, whose long double "
@@ -118,7 +129,9 @@ def logl(x: Fraction) -> Fraction:
     function = _libm_logl()
     if function is None:
         raise RuntimeError(why_unavailable())
-    argument = _LongDouble()
+    import ctypes
+
+    argument = _long_double()()
     ctypes.memmove(ctypes.addressof(argument), _to_bytes(x), 10)
     return _from_bytes(bytes(function(argument))[:10])
 

@@ -44,10 +44,6 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import os
-import select
-import shutil
-import subprocess
-import tempfile
 import threading
 from functools import cache, lru_cache
 from pathlib import Path
@@ -96,6 +92,8 @@ def why_unavailable() -> str | None:
                 f"pycocoevalcap (or name a {JAR_NAME} with {JAR_VARIABLE})")
     if not jar.is_file():
         return f"the ptb tokenizer needs {JAR_NAME}: no file {jar} ({JAR_VARIABLE})"
+    import shutil  # the process machinery is imported where a JVM is started (start-up)
+
     if shutil.which("java") is None:
         return "the ptb tokenizer needs Java 11 or later: no java on the PATH"
     return _server_failure(str(jar))
@@ -110,6 +108,10 @@ class _Server:
     """One JVM running ``PtbServer.java``; requests are serialised by a lock."""
 
     def __init__(self, jar: str) -> None:
+        import shutil
+        import subprocess
+        import tempfile
+
         self.pid = os.getpid()
         self.lock = threading.Lock()
         self.directory = tempfile.mkdtemp(prefix="bleu-harness-ptb-")
@@ -144,6 +146,8 @@ class _Server:
 
     def _receive(self, timeout: float) -> None:
         """More of the JVM's output into ``pending``, waiting at most ``timeout`` seconds."""
+        import select
+
         out = self.process.stdout
         ready, _, _ = select.select([out], [], [], timeout)
         if not ready:
@@ -157,6 +161,9 @@ class _Server:
     def close(self) -> None:
         """Ends the JVM (closing its input ends its loop) and removes the caption file; in a
         forked child, which inherited this object, nothing: they are the parent's."""
+        import shutil
+        import subprocess
+
         if os.getpid() != self.pid:
             return
         if self.process.poll() is None:

@@ -16,9 +16,7 @@ SacreBLEU strips trailing whitespace before it tokenizes (``BLEU._preprocess_seg
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
-import regex
+from functools import cache, lru_cache
 
 # mteval-v13a.pl, sub tokenization: the language-dependent part (Western languages), as
 # SacreBLEU's TokenizerRegexp applies it: four regex passes, each over the previous one's output.
@@ -35,12 +33,16 @@ _V13A_PUNCTUATION = "{|}~[\\]^_`!\"#$%&()*+:;<=>?@/"
 _V13A_SPACED = str.maketrans({c: f" {c} " for c in _V13A_PUNCTUATION + ".,"})
 _V13A_DIGIT_RULES_APPLY = re.compile(r"[0-9][-.,]|[.,][0-9]")
 
-# mteval-v14.pl, sub tokenization_international (Unicode properties need `regex`).
-_V14_INTL_RULES = (
-    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-    (regex.compile(r"(\p{S})"), r" \1 "),
-)
+
+@cache
+def _v14_intl_rules() -> tuple:
+    """mteval-v14.pl, sub tokenization_international (Unicode properties need ``regex``,
+    imported on first use: it is a tenth of the engine's start-up)."""
+    import regex
+
+    return ((regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+            (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "))
 
 _SGML_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
@@ -97,7 +99,7 @@ def _tokens_13a(line: str) -> list[str]:
 
 @lru_cache(maxsize=2**16)
 def _v14_intl_string(line: str) -> str:
-    for pattern, replacement in _V14_INTL_RULES:
+    for pattern, replacement in _v14_intl_rules():
         line = pattern.sub(replacement, line)
     return line
 

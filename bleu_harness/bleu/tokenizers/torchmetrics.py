@@ -29,7 +29,6 @@ torchmetrics calls the tokenizer only on a non-empty line (``tokenizer(line) if 
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +58,8 @@ def flores_model(name: str) -> Path:
     """Where torchmetrics reads the model of ``name`` (``_tokenize_flores``,
     ``sacre_bleu.py:364-371``), or SacreBLEU's cached download of the same URL when
     torchmetrics has none."""
+    import tempfile  # here: it is a twentieth of the engine's start-up
+
     own = Path(tempfile.gettempdir()) / "torchmetrics-flores" / FLORES_MODELS[name]
     if own.is_file():
         return own
