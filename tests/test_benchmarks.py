@@ -27,7 +27,8 @@ def test_the_engine_benchmark_produces_its_rows(monkeypatch):
     labels = [label for _, label, *_ in rows]
     assert "sacrebleu tokenize=13a" in labels and "nltk corpus_bleu" in labels
     assert any(label.startswith("13a tokenizer alone") for label in labels)
-    assert any("all 8 conventions" in label for label in labels)
+    assert any("the first 8 conventions" in label for label in labels)
+    assert any(f"all {len(bench.CONVENTIONS)} conventions" in label for label in labels)
     for _, _, theirs, _, python in rows:
         assert python > 0 and (theirs > 0 if not isinstance(theirs, tuple) else theirs[1] > 0)
 
@@ -54,3 +55,18 @@ def test_the_sentence_benchmark_says_where_each_goal_stands(monkeypatch):
     rows = [line for line in goals if line.startswith("| ") and "goal" not in line]
     assert len(rows) == len(bench.GOALS)
     assert all(row.rstrip(" |").endswith(("yes", "no")) for row in rows), rows
+
+
+def test_the_startup_benchmark_checks_the_score_and_says_where_the_goal_stands(monkeypatch):
+    """``bench_startup`` with one start of each command: both workloads, the score checked
+    equal to SacreBLEU's, and each row saying whether the goal is met."""
+    spec = importlib.util.spec_from_file_location("bench_startup",
+                                                  BENCHMARKS / "bench_startup.py")
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_startup", bench)
+    spec.loader.exec_module(bench)
+    rows = bench.measure(1)
+    assert [name for name, *_ in rows] == ["score one line", "--help"]
+    assert all(ours > 0 and theirs > 0 for _, ours, theirs in rows)
+    lines = bench.table(rows)
+    assert len(lines) == 4 and all(line.endswith(("yes |", "no |")) for line in lines[2:])
