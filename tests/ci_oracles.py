@@ -2,7 +2,7 @@
 instead of passing quietly: ``.ci/run`` installs Perl's XML::Twig and Sort::Naturally,
 RE2's headers (libre2-dev), Debian's libguava-java (for MultEval's Java sources), Chromium
 (and the browser test's Playwright), the old library releases of ``tools/atlas.py prepare
---ci`` and the test extra (mkdocs, for the documentation site), so their absence there is a
+--ci``, the torch interpreter of ``tools/torch_env.py`` and the test extra (mkdocs, for the documentation site), so their absence there is a
 broken CI, not a machine without them. Elsewhere such a test is skipped with its reason
 (``-rs`` in the pytest options shows it)."""
 
@@ -14,7 +14,7 @@ import pytest
 
 #: Words of the skip reasons that name an oracle CI installs.
 CI_ORACLES = ("XML::Twig", "Sort::Naturally", "libre2-dev", "Chromium", "playwright",
-              "tools/atlas.py prepare", "mkdocs", "libguava-java")
+              "tools/atlas.py prepare", "mkdocs", "libguava-java", "tools/torch_env.py")
 
 
 def in_ci() -> bool:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +26,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from runs import assert_recorded_by_the_tool
 from tiers import examples
+from torch_python import TORCH_PYTHON
+from torch_python import live as torch_live
 
 from bleu_harness.bleu import ConventionDeclined, score
 from bleu_harness.cases.loader import load_file
@@ -35,12 +36,7 @@ HERE = Path(__file__).parent
 NAME = "allennlp"
 FAMILY = HERE.parent / "cases" / "families" / "allennlp.yaml"
 PAD, UNK, START, END = "@@PADDING@@", "@@UNKNOWN@@", "@start@", "@end@"
-TORCH_PYTHON = os.environ.get("BLEU_HARNESS_TORCH_PYTHON", "")
-live = pytest.mark.skipif(
-    not (TORCH_PYTHON and Path(TORCH_PYTHON).is_file()),
-    reason="BLEU_HARNESS_TORCH_PYTHON names no interpreter with torch (e.g. "
-           "/work/venvs/torch/bin/python): allennlp's metric cannot run, the case family "
-           "checks the engine instead")
+live = torch_live("torch")
 
 
 class Oracle:

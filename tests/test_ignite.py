@@ -20,7 +20,6 @@ checked live on inputs Hypothesis generates, through the harness's own ignite ba
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -29,6 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import corpus
 from tiers import examples
+from torch_python import PREPARE, TORCH_PYTHON
+from torch_python import live as torch_live
 
 from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.api import Request, plan
@@ -40,11 +41,7 @@ DATA = Path(__file__).parent / "data"
 RECORDED = json.loads((DATA / "ignite.json").read_text(encoding="utf-8"))
 NAME = "ignite"
 SMOOTHINGS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
-TORCH_PYTHON = os.environ.get("BLEU_HARNESS_TORCH_PYTHON", "")
-live = pytest.mark.skipif(
-    not (TORCH_PYTHON and Path(TORCH_PYTHON).is_file()),
-    reason="BLEU_HARNESS_TORCH_PYTHON names no interpreter (one with torch and pytorch-ignite, "
-           "e.g. /work/venvs/torch/bin/python): the recorded answers are checked instead")
+live = torch_live("torch and pytorch-ignite")
 
 
 def engine(record: dict):
@@ -219,7 +216,7 @@ def ignite_worker():
     with Executor(timeout=60) as running:
         info, = running.start_all([ignite_backend(TORCH_PYTHON)])
         if not info.ready:
-            pytest.skip(f"ignite does not start on {TORCH_PYTHON}: {info.note}")
+            pytest.skip(f"ignite does not start on {TORCH_PYTHON} ({PREPARE}): {info.note}")
         yield running
 
 

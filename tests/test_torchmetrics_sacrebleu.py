@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import subprocess
 import tempfile
@@ -37,6 +36,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from strategies import TORCHMETRICS_SACREBLEU_OPTIONS, corpus
 from tiers import examples
+from torch_python import PREPARE, TORCH_PYTHON
+from torch_python import live as torch_live
 from torchmetrics_inputs import SEPARATORS, WORDS
 
 from bleu_harness.bleu import ConventionError, score
@@ -51,11 +52,7 @@ from bleu_harness.explain.inputs import from_case
 DATA = Path(__file__).parent / "data"
 RECORDED = json.loads((DATA / "torchmetrics_sacrebleu.json").read_text(encoding="utf-8"))
 NAME = "torchmetrics-sacrebleu"
-TORCH_PYTHON = os.environ.get("BLEU_HARNESS_TORCH_PYTHON", "")
-live = pytest.mark.skipif(
-    not (TORCH_PYTHON and Path(TORCH_PYTHON).is_file()),
-    reason="BLEU_HARNESS_TORCH_PYTHON names no interpreter (one with torch and torchmetrics, "
-           "e.g. /work/venvs/torch/bin/python): the recorded answers are checked instead")
+live = torch_live("torch and torchmetrics")
 
 
 @pytest.fixture
@@ -215,7 +212,7 @@ def torchmetrics_worker(tmp_path_factory):
     with Executor(timeout=60) as running:
         info, = running.start_all([torchmetrics_backend(TORCH_PYTHON)])
         if not info.ready:
-            pytest.skip(f"torchmetrics does not start on {TORCH_PYTHON}: {info.note}")
+            pytest.skip(f"torchmetrics does not start on {TORCH_PYTHON} ({PREPARE}): {info.note}")
         yield running
 
 

@@ -23,13 +23,14 @@ import base64
 import hashlib
 import json
 import math
-import os
 import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import torch_bleu_inputs as inputs
+from torch_python import TORCH_PYTHON
+from torch_python import live as torch_live
 
 from bleu_harness.bleu import ConventionError, score
 from bleu_harness.bleu.agreement import FLOAT32_TOLERANCE
@@ -38,11 +39,7 @@ from bleu_harness.cases.loader import load
 HERE = Path(__file__).parent
 RECORDED = json.loads((HERE / "data" / "torchtext.json").read_text(encoding="utf-8"))
 NAME = "torchtext"
-TORCH_PYTHON = os.environ.get("BLEU_HARNESS_TORCH_PYTHON", "")
-live = pytest.mark.skipif(
-    not (TORCH_PYTHON and Path(TORCH_PYTHON).is_file()),
-    reason="BLEU_HARNESS_TORCH_PYTHON names no interpreter (one with torch, e.g. "
-           "/work/venvs/torch/bin/python): the recorded answers are checked instead")
+live = torch_live("torch")
 
 #: The wheel's RECORD entries (``torchtext-0.18.0.dist-info/RECORD``: urlsafe base64 of the
 #: sha256, no padding) of the two vendored files.
