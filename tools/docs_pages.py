@@ -213,15 +213,35 @@ def _type_name(annotation: object) -> str:
                                                                   str(annotation))
 
 
+def conventions_table(page: str = "") -> list[str]:
+    """Every convention in one row: its name (linked to its section of ``page``), what it
+    follows, its scale."""
+    from bleu_harness.bleu.conventions import CONVENTIONS, MODULES
+
+    out = ["| convention | follows | scale |", "|---|---|---|"]
+    out += [f"| [`{m.NAME}`]({page}#{_anchor(m.NAME)}) | {cell(m.DESCRIPTION)} | "
+            f"{_scale(CONVENTIONS[m.NAME].scale)} |" for m in MODULES]
+    return out
+
+
+def readme_conventions() -> str:
+    """The README's table of the conventions, folded, each linked to its section of the
+    conventions page."""
+    from bleu_harness.bleu.conventions import MODULES
+
+    return "\n".join([f"<details><summary>The {len(MODULES)} conventions (each with its rules "
+                      "and sources in <a href=\"docs/conventions.md\">docs/conventions.md"
+                      "</a>)</summary>", "", *conventions_table("docs/conventions.md"), "",
+                      "</details>"])
+
+
 def conventions_catalogue() -> str:
     """One section per convention, from its module and the registry."""
     from bleu_harness.bleu.conventions import CONVENTIONS, MODULES
     from bleu_harness.bleu.history import HISTORIES
     from bleu_harness.bleu.knobs import SCORING_KNOBS, describe
 
-    out = ["| convention | follows | scale |", "|---|---|---|"]
-    out += [f"| [`{m.NAME}`](#{_anchor(m.NAME)}) | {cell(m.DESCRIPTION)} | "
-            f"{_scale(CONVENTIONS[m.NAME].scale)} |" for m in MODULES]
+    out = conventions_table()
     out.append("")
     for module in MODULES:
         convention = CONVENTIONS[module.NAME]
@@ -337,6 +357,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "worker-protocol": protocol,
     "python-api": python_api,
     "conventions": conventions_catalogue,
+    "readme-conventions": readme_conventions,
     "tags": tags,
     "lint-rules": lint_rules,
 }
@@ -357,7 +378,9 @@ def regenerated(text: str, cache: dict[str, str]) -> str:
 
 
 def pages() -> list[Path]:
-    return sorted(p for p in DOCS.rglob("*.md") if BLOCK.search(p.read_text(encoding="utf-8")))
+    """The documentation pages and the README that hold a generated block."""
+    candidates = [*DOCS.rglob("*.md"), ROOT / "README.md"]
+    return sorted(p for p in candidates if BLOCK.search(p.read_text(encoding="utf-8")))
 
 
 def stale() -> list[str]:
