@@ -213,13 +213,15 @@ def _type_name(annotation: object) -> str:
                                                                   str(annotation))
 
 
-def conventions_table(page: str = "") -> list[str]:
+def conventions_table(page: str = "", short: bool = False) -> list[str]:
     """Every convention in one row: its name (linked to its section of ``page``), what it
-    follows, its scale."""
+    follows (``short``: the implementation only, the description's words before its colon),
+    its scale."""
     from bleu_harness.bleu.conventions import CONVENTIONS, MODULES
 
     out = ["| convention | follows | scale |", "|---|---|---|"]
-    out += [f"| [`{m.NAME}`]({page}#{_anchor(m.NAME)}) | {cell(m.DESCRIPTION)} | "
+    out += [f"| [`{m.NAME}`]({page}#{_anchor(m.NAME)}) | "
+            f"{cell(m.DESCRIPTION.split(':')[0] if short else m.DESCRIPTION)} | "
             f"{_scale(CONVENTIONS[m.NAME].scale)} |" for m in MODULES]
     return out
 
@@ -231,7 +233,7 @@ def readme_conventions() -> str:
 
     return "\n".join([f"<details><summary>The {len(MODULES)} conventions (each with its rules "
                       "and sources in <a href=\"docs/conventions.md\">docs/conventions.md"
-                      "</a>)</summary>", "", *conventions_table("docs/conventions.md"), "",
+                      "</a>)</summary>", "", *conventions_table("docs/conventions.md", short=True), "",
                       "</details>"])
 
 
