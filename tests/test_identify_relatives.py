@@ -1,0 +1,43 @@
+"""``identify`` names the conventions the other tests of it do not: a number each real tool
+gave (a case's recorded value: fairseq's libbleu, torchtext, the Model Garden's
+``bleu_on_list``, Tensor2Tensor, and the Perl scripts' relatives), printed to four digits,
+is found among the convention's settings -- the script variant included."""
+
+from __future__ import annotations
+
+import pytest
+
+from bleu_harness.cases.loader import load
+from bleu_harness.explain.identify import identify
+from bleu_harness.explain.inputs import from_case
+
+#: (convention, its ``script`` option or None, a case whose recorded value it gave).
+RECORDED = [
+    ("fairseq", None, "fsq-empty-line-is-eos"),
+    ("torchtext", None, "tt-tie-longer-first"),
+    ("tf-models", None, "tfm-backslash-is-no-punctuation"),
+    ("t2t", None, "b10-empty-reference-two-token-hypothesis"),
+    ("multi-bleu", "detok", "perl-multi-bleu-detok-028"),
+    ("multi-bleu", "wmt06", "perl-multi-bleu-wmt06-004"),
+    ("mteval-v13a", "v11b", "perl-mteval-v11b-lc-doc08"),
+    ("mteval-v13a", "v12", "perl-mteval-v12-lc-doc05"),
+]
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return {case.id: case for case in load(None).cases}
+
+
+@pytest.mark.parametrize("convention, script, case_id", RECORDED,
+                         ids=[f"{c}-{s}" if s else c for c, s, _ in RECORDED])
+def test_identify_names_the_convention_that_gave_the_number(cases, convention, script,
+                                                            case_id):
+    case = cases[case_id]
+    value = next(float(e.value) for e in case.expectations
+                 if e.convention == convention and (e.options or {}).get("script") == script
+                 and set(e.options or {}) <= {"script"})
+    found = identify(from_case(case), f"{value:.4f}")
+    named = {(m["convention"], (m.get("options") or {}).get("script"))
+             for m in found["matches"]}
+    assert (convention, script) in named, sorted(named)[:10]
