@@ -1,21 +1,24 @@
-"""The compare-mt convention: ``compare_mt.scorers.BleuScorer`` (compare-mt 0.2.10, the
-``bleu`` scorer of ``compare-mt``'s reports), read from ``compare_mt/scorers.py``:
+"""The compare-mt convention: ``compare_mt.scorers.BleuScorer`` (the ``bleu`` scorer of
+``compare-mt``'s reports), read from ``compare_mt/scorers.py`` at neulab/compare-mt@9b0bfe2f1a6d
+(the file compare-mt 0.2.10 installs, byte for byte; ``BleuScorer`` is lines 106-228):
 
-* tokens: ``corpus_utils.iterate_tokens`` reads each line as ``line.strip().split(' ')``, so
-  two spaces make an empty token and an empty line is one empty token (``[""]``);
+* tokens: ``corpus_utils.iterate_tokens`` (``corpus_utils.py:1-4``) reads each line as
+  ``line.strip().split(' ')``, so two spaces make an empty token and an empty line is one
+  empty token (``[""]``);
   ``case_insensitive`` lowercases the tokens (``corpus_utils.lower``, ``str.lower``);
 * one reference per segment (its corpus is a list of token lists): its length is the
   reference length;
 * ``_precision``: clipped matches over the hypothesis n-grams, the denominator floored at 1
-  per segment (``denom = max(1, denom)``);
+  per segment (``denom = max(1, denom)``, line 158);
 * ``score_sentence`` raises ``NotImplementedError`` (a corpus score only);
 * ``score_cached_corpus``: no corpus at all returns ``0.0``; no unigram match returns the int
-  ``0`` (``if num_prec[1] == 0: return 0``), before any scaling;
-* an order without a match adds nothing to the log sum (``p = math.log(p) if p > 0 else 0``):
-  it counts as precision 1, and the weights are not renormalised; the sum runs left to right
-  from 0 (``prec += p * w``);
-* ``bp = min(1, math.exp(1 - ref_len/out_len))``; the score is ``self.scale * bp *
-  math.exp(prec)`` with ``global_scorer_scale = 100.0``: the scale multiplies the BP first.
+  ``0`` (``if num_prec[1] == 0: return 0``, lines 217-218), before any scaling;
+* an order without a match adds nothing to the log sum (``p = math.log(p) if p > 0 else 0``,
+  line 223): it counts as precision 1, and the weights are not renormalised; the sum runs
+  left to right from 0 (``prec += p * w``);
+* ``bp = min(1, math.exp(1 - ref_len/out_len))`` (line 226); the score is ``self.scale * bp *
+  math.exp(prec)`` (line 228) with ``global_scorer_scale = 100.0``: the scale multiplies the
+  BP first.
 
 ``scorer="sentbleu"`` is ``compare_mt.scorers.SentBleuScorer`` (compare-mt's ``sentbleu``,
 ``scorers.py:236-270``): each sentence is NLTK's ``sentence_bleu([ref], out,
