@@ -164,7 +164,11 @@ def test_markdown_rows_carry_difference_and_reason_grouped_by_cause(tie_bug):
     # an expectation has a difference; a differential row names the library it differs from
     assert all(row.split("|")[-3].strip().startswith(("-", "+"))
                or row.split("|")[5].strip().endswith(("(nltk)", "(fast-bleu)")) for row in rows)
-    assert "<details><summary>Divergence map" in text
+    assert "Divergence map" not in text  # the session's tie-bug run has --no-map
+
+
+def test_markdown_folds_the_divergence_map_of_a_run_that_has_one(tie_corpus_run):
+    assert "<details><summary>Divergence map" in render_markdown(tie_corpus_run["run"])
 
 
 def test_junit_names_are_unique_classnames_relative_and_messages_complete(tie_bug):
