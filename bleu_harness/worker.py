@@ -1,5 +1,6 @@
-"""``python -m bleu_harness.worker own`` (the engine) and ``python -m bleu_harness.worker call
-MODULE:CALLABLE`` (a Python implementation under test): the harness's own workers, serving
+"""``python -m bleu_harness.worker own`` (the engine), ``python -m bleu_harness.worker perl``
+(the Perl scripts) and ``python -m bleu_harness.worker call MODULE:CALLABLE`` (a Python
+implementation under test): the harness's own workers, serving
 the worker protocol (:mod:`bleu_harness.protocol`) with the library adapters' loop
 (``bleu_harness/adapters/library_worker.py``), so that every backend runs in its own process,
 timed, and a crash or hang costs one request.
@@ -89,6 +90,37 @@ def own_worker() -> int:
     return serve(info, answer)
 
 
+def perl_worker() -> int:
+    """The Perl scripts (:mod:`bleu_harness.adapters.perl_answers`): each request one run of
+    the script its options name, a death answered as the exception the engine names it."""
+    from bleu_harness.adapters.perl_answers import answer, died
+    from bleu_harness.adapters.perl_scripts import ScriptDied, perl_version, scripts_folder
+    from bleu_harness.bleu import CONVENTIONS
+
+    def info() -> dict[str, Any]:
+        version = perl_version()
+        if not version:
+            raise RuntimeError("perl is not installed")
+        return {"library": "perl", "version": version, "python": python_version(),
+                "scripts": str(scripts_folder())}
+
+    def score(request: dict[str, Any]) -> dict[str, Any]:
+        convention, level = request["convention"], request["level"]
+        try:
+            options = CONVENTIONS[convention].resolve(level, dict(request.get("options", {})))
+        except (KeyError, ValueError) as error:
+            return {"unsupported": str(error)}
+        try:
+            value = answer(convention, level, request["hypotheses"], request["references"],
+                           options)
+        except ScriptDied as error:
+            return {"error": error.message or f"exit status {error.status}",
+                    "type": died(error)}
+        return {"score": jsonable(value)}
+
+    return serve(info, score)
+
+
 def jsonable_figures(values: dict[str, float]) -> dict[str, Any]:
     return {k: jsonable(v) for k, v in values.items()}
 
@@ -98,7 +130,10 @@ def main(argv: list[str]) -> int:
         return own_worker()
     if argv[:1] == ["call"] and len(argv) == 2:
         return call_worker(argv[1])
-    print("usage: python -m bleu_harness.worker own | call MODULE:CALLABLE", file=sys.stderr)
+    if argv[:1] == ["perl"] and len(argv) == 1:
+        return perl_worker()
+    print("usage: python -m bleu_harness.worker own | perl | call MODULE:CALLABLE",
+          file=sys.stderr)
     return 2
 
 

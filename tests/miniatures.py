@@ -232,3 +232,12 @@ def nltk_without_clipping(hypotheses, references, level, **options):
         return _nltk(hypotheses, references, level, **options)
     finally:
         bleu_score.modified_precision = original
+
+
+def multi_bleu_ignoring_lc(hypotheses, references, level, **options):
+    """multi-bleu.perl's score (the engine's ``multi-bleu``), claiming ``multi-bleu``, except
+    that ``-lc`` is ignored: case always counts."""
+    from bleu_harness.bleu import score
+
+    return score(hypotheses, references, "multi-bleu", level,
+                 **{**options, "lc": False}).score

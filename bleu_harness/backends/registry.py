@@ -24,6 +24,7 @@ from bleu_harness.backends.optional import (
     torchmetrics_backend,
 )
 from bleu_harness.backends.own import engine_backend
+from bleu_harness.backends.perl import mteval_perl_backend, multi_bleu_perl_backend
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.errors import StartupError, UsageError
 from bleu_harness.protocol import CALLABLE
@@ -39,7 +40,10 @@ REFERENCE_BACKENDS: dict[str, Callable[..., Backend]] = {
     "torchmetrics": torchmetrics_backend, "fast-bleu": fast_bleu_backend,
     "bleuscore": bleuscore_backend, "compare-mt": compare_mt_backend,
     "pycocoevalcap": pycocoevalcap_backend, "ignite": ignite_backend,
+    "multi-bleu-perl": multi_bleu_perl_backend, "mteval-perl": mteval_perl_backend,
 }
+#: Reference backends a run starts only when asked for by name (a process per request).
+ON_REQUEST = ("multi-bleu-perl", "mteval-perl")
 #: Libraries checked differentially only, beside a convention's primary library.
 EXTRA_LIBRARIES = ("fast-bleu", "bleuscore")
 
@@ -62,8 +66,9 @@ def check_backend_names(wanted: Sequence[str], flag: str = "--backend") -> None:
 
 
 def reference_backends(wanted: Sequence[str], library_python: Mapping[str, str]) -> list[Backend]:
-    """The reference backends ``--backend`` names (all of them if none), each library on the
-    interpreter ``--library-python`` gives it."""
+    """The reference backends ``--backend`` names (if none, all of them but those started
+    only on request, :data:`ON_REQUEST`), each library on the interpreter
+    ``--library-python`` gives it."""
     check_backend_names(wanted)
     unknown = [name for name in library_python if name not in REFERENCE_BACKENDS or name == "own"]
     if unknown:
@@ -74,7 +79,7 @@ def reference_backends(wanted: Sequence[str], library_python: Mapping[str, str])
             raise UsageError(f"--library-python {name}={python}: no such program (give the "
                              "path of a Python interpreter with the library installed)")
     chosen = []
-    for name in (wanted or REFERENCE_BACKENDS):
+    for name in (wanted or [n for n in REFERENCE_BACKENDS if n not in ON_REQUEST]):
         python = library_python.get(name)
         chosen.append(REFERENCE_BACKENDS[name](python) if python else REFERENCE_BACKENDS[name]())
     return chosen

@@ -8,7 +8,7 @@ import sys
 
 from rich.console import Console
 
-from bleu_harness.backends.registry import REFERENCE_BACKENDS
+from bleu_harness.backends.registry import ON_REQUEST, REFERENCE_BACKENDS
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.cli.options import (
     TOKENIZER_CHOICES,
@@ -56,7 +56,8 @@ def add_arguments(parser) -> None:
                         help="case files or directories (default: the bundled corpus)")
     parser.add_argument("--backend", action="append", default=[], metavar="NAME",
                         help=f"reference backends to use: {', '.join(REFERENCE_BACKENDS)} "
-                        "(repeatable; default: all, the optional ones where installed)")
+                        "(repeatable; default: all but the Perl scripts' "
+                        f"{' and '.join(ON_REQUEST)}, the optional ones where installed)")
     parser.add_argument("--library-python", action="append", default=[], metavar="LIB=PYTHON",
                         help="run a library's worker on another interpreter that has that "
                         "release installed, e.g. nltk=/path/to/venv/bin/python (repeatable)")
