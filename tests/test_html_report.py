@@ -81,9 +81,8 @@ def test_the_report_works_in_a_real_browser(reports, tmp_path):
             page.wait_for_selector("#plot-1 .main-svg", timeout=30_000)
             assert page.locator("#plot-0 .main-svg").count() and page.locator(
                 "#matrix tbody tr").count() == cases
-            page.goto(reports["failing"].as_uri())
-            page.wait_for_selector("#plot-0 .main-svg", timeout=30_000)
-            page.wait_for_selector("#plot-1 .main-svg", timeout=30_000)
+            page.goto(reports["failing"].as_uri())  # its run has no map: no plots
+            page.wait_for_selector("#matrix tbody tr", timeout=30_000)
             assert page.locator("#matrix tbody tr").count() == cases
             page.select_option("#filter-verdict", "fail")
             failing = page.locator("#matrix tbody tr").count()
