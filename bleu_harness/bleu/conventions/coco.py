@@ -3,7 +3,11 @@ evaluation's BLEU), release 1.2.
 
 Read from ``salaniz/pycocoevalcap@ad63453cfab57a81a02b2949b17a91fab1c3df77`` (the wheel of
 1.2 holds the same ``bleu/bleu.py``, ``bleu/bleu_scorer.py`` and
-``tokenizer/ptbtokenizer.py``), step by step:
+``tokenizer/ptbtokenizer.py``). nlg-eval's copy (``Maluuba/nlg-eval@2ab4528fad55``
+``nlgeval/pycocoevalcap/bleu/``, the BLEU-1..4 its ``compute_metrics`` reports) is these two
+BLEU files written for Python 2 and 3 alike -- ``six.iteritems`` for ``dict.items`` and
+``xrange`` (``bleu_scorer.py:23-26, 49, 85``), a parameter renamed (line 64), no ``verbose``
+argument (``bleu.py:21, 40``) -- so it computes exactly this convention. Step by step:
 
 * ``Bleu(n=4).compute_score(gts, res)`` takes dicts ``{id: [caption, ...]}`` with the same
   keys (``assert(gts.keys() == res.keys())``, ``bleu/bleu.py:23``), exactly one hypothesis
