@@ -135,11 +135,20 @@ def _shared_run(tmp_path_factory, name: str, *arguments: str) -> dict:
             "run": read_run(stream)}
 
 
+#: The reference backends of the quick tier's whole-corpus run: the engine and the two
+#: libraries every convention's corpus leans on. The optional libraries have their own
+#: differential tests, and the exhaustive tier's run (:func:`corpus_map_run`) and the README's
+#: first command ask every one of them.
+QUICK_CORPUS_BACKENDS = ("--backend", "own", "--backend", "nltk", "--backend", "sacrebleu")
+
+
 @pytest.fixture(scope="session")
 def corpus_run(tmp_path_factory) -> dict:
-    """The engine on the bundled corpus with every reference backend, without the divergence
-    map (``--no-map``; the map is :func:`corpus_map_run`)."""
-    return _shared_run(tmp_path_factory, "clean", "--no-map")
+    """The engine on the bundled corpus, without the divergence map (``--no-map``; the map is
+    :func:`corpus_map_run`): with every reference backend in the exhaustive tier, with
+    :data:`QUICK_CORPUS_BACKENDS` in the quick one."""
+    backends = () if exhaustive() else QUICK_CORPUS_BACKENDS
+    return _shared_run(tmp_path_factory, "clean", "--no-map", *backends)
 
 
 @pytest.fixture(scope="session")

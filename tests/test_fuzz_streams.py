@@ -188,12 +188,12 @@ RENDERED = {"cause-odd", "divergence-cause-odd", "provenance-list", "case-separa
 def _sampled(label: str, name: str, number: int, fixed: bool) -> bool:
     """Whether this command reads this mutation. The exhaustive tier: every command every
     fixed one (the HTML report every fourth and the :data:`RENDERED`), a sample of the
-    random ones. The quick tier: one of the two diffs each, a run every fourth, the HTML
-    report every eighth and the :data:`RENDERED` (the reader is the same for all)."""
-    if label == "report":  # the HTML report costs most: every eighth in the quick tier
-        return name in RENDERED or number % ((4 if fixed else 5) if exhaustive() else 8) == 0
-    if not exhaustive():  # the quick tier: a run every fourth, each diff every other
-        return number % (4 if label == "run" else 2) == (label == "diff-old")
+    random ones. The quick tier: one of the two diffs each, a run every eighth, the HTML
+    report every sixteenth and the :data:`RENDERED` (the reader is the same for all)."""
+    if label == "report":  # the HTML report costs most: every sixteenth in the quick tier
+        return name in RENDERED or number % ((4 if fixed else 5) if exhaustive() else 16) == 0
+    if not exhaustive():  # the quick tier: a run every eighth, each diff every other
+        return number % (8 if label == "run" else 2) == (label == "diff-old")
     return fixed or number % 2 == (label == "diff-old")
 
 
