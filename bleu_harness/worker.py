@@ -1,5 +1,5 @@
-"""``python -m bleu_harness.worker own`` (the engine), ``python -m bleu_harness.worker perl``
-(the Perl scripts) and ``python -m bleu_harness.worker call MODULE:CALLABLE`` (a Python
+"""``python -m bleu_harness.worker own`` (the engine), ``python -m bleu_harness.worker perl
+CONVENTION`` (the Perl scripts) and ``python -m bleu_harness.worker call MODULE:CALLABLE`` (a Python
 implementation under test): the harness's own workers, serving
 the worker protocol (:mod:`bleu_harness.protocol`) with the library adapters' loop
 (``bleu_harness/adapters/library_worker.py``), so that every backend runs in its own process,
@@ -90,18 +90,25 @@ def own_worker() -> int:
     return serve(info, answer)
 
 
-def perl_worker() -> int:
-    """The Perl scripts (:mod:`bleu_harness.adapters.perl_answers`): each request one run of
-    the script its options name, a death answered as the exception the engine names it."""
-    from bleu_harness.adapters.perl_answers import answer, died
-    from bleu_harness.adapters.perl_scripts import ScriptDied, perl_version, scripts_folder
+def perl_worker(convention: str) -> int:
+    """The Perl scripts of ``convention`` (:mod:`bleu_harness.adapters.perl_answers`): each
+    request one run of the script its options name, a death answered as the exception the
+    engine names it. Where the convention's default script cannot run, the start-up answer
+    says why (the run header then names the backend not installed, with the reason)."""
+    from bleu_harness.adapters.perl_answers import answer, died, script_file
+    from bleu_harness.adapters.perl_scripts import (
+        ScriptDied,
+        perl_version,
+        scripts_folder,
+        why_unavailable,
+    )
     from bleu_harness.bleu import CONVENTIONS
 
     def info() -> dict[str, Any]:
-        version = perl_version()
-        if not version:
-            raise RuntimeError("perl is not installed")
-        return {"library": "perl", "version": version, "python": python_version(),
+        missing = why_unavailable(script_file(convention, {}))
+        if missing:
+            raise RuntimeError(missing)
+        return {"library": "perl", "version": perl_version(), "python": python_version(),
                 "scripts": str(scripts_folder())}
 
     def score(request: dict[str, Any]) -> dict[str, Any]:
@@ -130,10 +137,10 @@ def main(argv: list[str]) -> int:
         return own_worker()
     if argv[:1] == ["call"] and len(argv) == 2:
         return call_worker(argv[1])
-    if argv[:1] == ["perl"] and len(argv) == 1:
-        return perl_worker()
-    print("usage: python -m bleu_harness.worker own | perl | call MODULE:CALLABLE",
-          file=sys.stderr)
+    if argv[:1] == ["perl"] and len(argv) == 2 and argv[1] in ("multi-bleu", "mteval-v13a"):
+        return perl_worker(argv[1])
+    print("usage: python -m bleu_harness.worker own | perl multi-bleu|mteval-v13a | call "
+          "MODULE:CALLABLE", file=sys.stderr)
     return 2
 
 

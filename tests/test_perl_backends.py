@@ -15,6 +15,7 @@ from bleu_harness.adapters.perl_answers import answer, died, why_declined
 from bleu_harness.adapters.perl_scripts import ScriptDied
 from bleu_harness.backends.registry import ON_REQUEST, reference_backends
 from bleu_harness.bleu import ConventionError, score
+from bleu_harness.report.summary import unready_notes
 
 PERL = ("own", "multi-bleu-perl", "mteval-perl")
 ORACLES = CORPUS / "oracles"
@@ -69,10 +70,17 @@ def test_what_the_scripts_cannot_read_is_declined_with_the_reason():
     assert "only" in why_declined("nltk", ["a"], [["a"]], {})
 
 
-def test_a_missing_scripts_folder_is_the_reason(monkeypatch, tmp_path):
+def test_a_missing_scripts_folder_is_said_once_in_the_header(monkeypatch, tmp_path):
     monkeypatch.setenv("BLEU_HARNESS_MOSES_SCRIPTS", str(tmp_path))
     reason = why_declined("multi-bleu", ["a b"], [["a b"]], {})
     assert "multi-bleu.perl cannot run here" in reason and "BLEU_HARNESS_MOSES_SCRIPTS" in reason
+    result, _ = run(paths=(str(ORACLES / "multi-bleu.yaml"),), select="perl-multi-bleu-000",
+                    backends=("own", "multi-bleu-perl"), divergence_map=False)
+    [perl] = [b for b in result.header.backends if b.name == "multi-bleu-perl"]
+    assert not perl.ready and "multi-bleu.perl does not exist" in perl.note
+    assert result.exit_code == 0 and not checks(result, "differential")
+    assert any("multi-bleu.perl does not exist" in note
+               for note in unready_notes(result.header.backends))
 
 
 @needs_perl_scripts("multi-bleu.perl")

@@ -1,7 +1,7 @@
 """A request of the ``multi-bleu`` or ``mteval-v13a`` convention answered by the real Perl
 script (:mod:`bleu_harness.adapters.perl_scripts`): the live backends ``multi-bleu-perl`` and
 ``mteval-perl`` (``bleu_harness/backends/perl.py``) ask it through the worker ``python -m
-bleu_harness.worker perl``.
+bleu_harness.worker perl CONVENTION``.
 
 * ``multi-bleu``: ``script`` picks ``multi-bleu.perl``, ``multi-bleu-detok.perl`` or the WMT06
   script, ``lc`` its ``-lc``; the answer is ``100 * $bleu`` as the script handed it to

@@ -1,12 +1,14 @@
 """``multi-bleu-perl`` and ``mteval-perl``: the real Perl scripts as live backends
 (:mod:`bleu_harness.adapters.perl_answers`), each run once per request by the harness's own
-worker (``python -m bleu_harness.worker perl``).
+worker (``python -m bleu_harness.worker perl CONVENTION``).
 
 They are asked for by name (``--backend multi-bleu-perl``, ``--backend mteval-perl``), never
 by default: a script is a process per request, and the scripts are not part of the package
 -- a source checkout has them vendored (``tests/oracles/moses``), elsewhere
-``BLEU_HARNESS_MOSES_SCRIPTS`` names a mosesdecoder ``scripts/generic`` folder. A request a
-script cannot be given as it is is declined with the reason.
+``BLEU_HARNESS_MOSES_SCRIPTS`` names a mosesdecoder ``scripts/generic`` folder. Where the
+convention's default script cannot run (no Perl, no script, a Perl module missing), the run
+header names the backend not installed, with the reason; a request a script cannot be given
+as it is is declined with the reason.
 """
 
 from __future__ import annotations
@@ -33,12 +35,12 @@ def _declined(convention: str):
 def multi_bleu_perl_backend(python: str = sys.executable) -> Backend:
     """Moses ``multi-bleu.perl`` and its relatives (``script``: moses, detok, wmt06)."""
     return Backend(name="multi-bleu-perl", role=LIBRARY, conventions=("multi-bleu",),
-                   command=(python, "-m", "bleu_harness.worker", "perl"),
+                   command=(python, "-m", "bleu_harness.worker", "perl", "multi-bleu"),
                    decline=_declined("multi-bleu"), python=python)
 
 
 def mteval_perl_backend(python: str = sys.executable) -> Backend:
     """NIST ``mteval-v13a.pl`` and its relatives (``script``: v13a, v14, v11b, v12)."""
     return Backend(name="mteval-perl", role=LIBRARY, conventions=("mteval-v13a",),
-                   command=(python, "-m", "bleu_harness.worker", "perl"),
+                   command=(python, "-m", "bleu_harness.worker", "perl", "mteval-v13a"),
                    decline=_declined("mteval-v13a"), tolerance=PRINTED_DIGITS, python=python)

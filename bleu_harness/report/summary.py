@@ -120,12 +120,16 @@ def title(run: Run) -> str:
 
 
 def unready_notes(backends: Sequence[BackendInfo]) -> list[str]:
-    """The backends that are not used, and why (said once, in the header): the ones not
-    installed on one line, every other one on its own with its reason."""
-    absent = [b.name for b in backends if b.status == "not installed"]
+    """The backends that are not used, and why (said once, in the header): the ones simply
+    not installed on one line, every other one on its own with its reason (a backend not
+    installed for a reason of its own, the Perl scripts' missing folder, says it)."""
+    def plainly_absent(b: BackendInfo) -> bool:
+        return b.status == "not installed" and b.note in ("", f"{b.name} is not installed")
+
+    absent = [b.name for b in backends if plainly_absent(b)]
     notes = [f"{', '.join(absent)}: not installed"] if absent else []
     return notes + [f"{b.name}: {b.status}" + (f" ({b.note})" if b.note else "")
-                    for b in backends if not b.ready and b.status != "not installed"]
+                    for b in backends if not b.ready and not plainly_absent(b)]
 
 
 def counts_line(run: Run) -> str:
