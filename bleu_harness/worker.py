@@ -112,14 +112,13 @@ def perl_worker(convention: str) -> int:
                 "scripts": str(scripts_folder())}
 
     def score(request: dict[str, Any]) -> dict[str, Any]:
-        convention, level = request["convention"], request["level"]
+        asked, level = request["convention"], request["level"]
         try:
-            options = CONVENTIONS[convention].resolve(level, dict(request.get("options", {})))
+            options = CONVENTIONS[asked].resolve(level, dict(request.get("options", {})))
         except (KeyError, ValueError) as error:
             return {"unsupported": str(error)}
         try:
-            value = answer(convention, level, request["hypotheses"], request["references"],
-                           options)
+            value = answer(asked, level, request["hypotheses"], request["references"], options)
         except ScriptDied as error:
             return {"error": error.message or f"exit status {error.status}",
                     "type": died(error)}

@@ -35,6 +35,8 @@ from bleu_harness.adapters.perl_scripts import (
     run_old_mteval,
     why_unavailable,
 )
+from bleu_harness.bleu import CONVENTIONS as ENGINE
+from bleu_harness.bleu.conventions import mteval
 
 #: The conventions the scripts answer for.
 CONVENTIONS = ("multi-bleu", "mteval-v13a")
@@ -42,7 +44,6 @@ CONVENTIONS = ("multi-bleu", "mteval-v13a")
 #: ``ConventionError.library_exception``).
 DEATHS = ("Illegal division by zero", "ERROR: could not find reference file",
           "did not find any reference translations", "Can't take log of 0")
-OLD_MTEVAL = ("v11b", "v12")
 #: The segment put after a sentence for mteval-v13a.pl and v14: each segment is scored alone,
 #: and with it the system line the script then prints cannot die on the sentence (an empty
 #: one takes log(0) there).
@@ -50,10 +51,10 @@ SURVIVOR = "a b c d e"
 
 
 def script_file(convention: str, options: Mapping[str, Any]) -> str:
-    """The file of the script a request's ``script`` option names."""
-    if convention == "multi-bleu":
-        return MULTI_BLEU_SCRIPTS[options.get("script", "moses")]
-    return MTEVAL_SCRIPTS[options.get("script", "v13a")]
+    """The file of the script a request's ``script`` option names (the convention's default
+    where it names none; a ``ValueError`` for options the convention does not take)."""
+    script = ENGINE[convention].resolve("corpus", dict(options))["script"]
+    return (MULTI_BLEU_SCRIPTS if convention == "multi-bleu" else MTEVAL_SCRIPTS)[script]
 
 
 def why_declined(convention: str, hypotheses: Sequence[str],
@@ -63,8 +64,8 @@ def why_declined(convention: str, hypotheses: Sequence[str],
         return "the Perl scripts implement only the multi-bleu and mteval-v13a conventions"
     try:
         file = script_file(convention, options)
-    except KeyError:
-        return f"no script {options.get('script')!r}"
+    except ValueError as error:
+        return str(error)
     missing = why_unavailable(file)
     if missing:
         return f"{file} cannot run here: {missing}"
@@ -92,14 +93,14 @@ def died(error: ScriptDied) -> str:
 
 def answer(convention: str, level: str, hypotheses: Sequence[str],
            references: Sequence[Sequence[str]], options: Mapping[str, Any]) -> float:
-    """The script's score of the request (its own scale); a :class:`ScriptDied` where it
-    dies."""
+    """The script's score of the request (its own scale; ``options`` resolved by the
+    convention); a :class:`ScriptDied` where it dies."""
     file = script_file(convention, options)
     if convention == "multi-bleu":
         return multi_bleu_figures(hypotheses, references, bool(options.get("lc")),
                                   file).figures[0]
     corpus = [(list(hypotheses), [list(r) for r in references])]
-    if options.get("script", "v13a") in OLD_MTEVAL:  # -d 2 scores (and dies on) each segment
+    if mteval.old_script(options):  # -d 2 scores (and dies on) each segment
         sentence = level == "sentence"
         scores = run_old_mteval(corpus, bool(options.get("preserve_case")), file,
                                 detail=2 if sentence else 0)

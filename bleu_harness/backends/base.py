@@ -33,6 +33,12 @@ READY, NOT_INSTALLED, UNSUPPORTED_VERSION, FAILED = (
 ADAPTER = Path(__file__).resolve().parents[1] / "adapters" / "library_worker.py"
 
 
+def not_installed(name: str) -> str:
+    """The note of a library whose package is simply missing (the run header lists those on
+    one line; a backend not installed for a reason of its own says that reason)."""
+    return f"{name} is not installed"
+
+
 @dataclass(frozen=True)
 class BackendInfo:
     """A backend as a run knows it after starting it: name, exact version, status."""

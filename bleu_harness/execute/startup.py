@@ -25,6 +25,7 @@ from bleu_harness.backends.base import (
     UNSUPPORTED_VERSION,
     Backend,
     BackendInfo,
+    not_installed,
 )
 from bleu_harness.execute.loop import WorkerLoop
 from bleu_harness.execute.worker_process import Worker
@@ -55,7 +56,7 @@ def start_backends(loop: WorkerLoop, backends: Sequence[Backend],
         if (backend.module and backend.python == sys.executable
                 and importlib.util.find_spec(backend.module) is None):
             results[backend.name] = status(backend, NOT_INSTALLED,
-                                           f"{backend.name} is not installed")
+                                           not_installed(backend.name))
             continue
         worker = loop.new_worker(backend)
         if not worker.alive:

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bleu_harness.backends.base import BackendInfo
+from bleu_harness.backends.base import NOT_INSTALLED, BackendInfo, not_installed
 from bleu_harness.records import (
     ATTENTION,
     DIVERGENCE,
@@ -124,7 +124,7 @@ def unready_notes(backends: Sequence[BackendInfo]) -> list[str]:
     not installed on one line, every other one on its own with its reason (a backend not
     installed for a reason of its own, the Perl scripts' missing folder, says it)."""
     def plainly_absent(b: BackendInfo) -> bool:
-        return b.status == "not installed" and b.note in ("", f"{b.name} is not installed")
+        return b.status == NOT_INSTALLED and b.note in ("", not_installed(b.name))
 
     absent = [b.name for b in backends if plainly_absent(b)]
     notes = [f"{', '.join(absent)}: not installed"] if absent else []
