@@ -1,6 +1,7 @@
 """``python -m bleu_harness.worker own`` (the engine), ``python -m bleu_harness.worker perl
-CONVENTION`` (the Perl scripts) and ``python -m bleu_harness.worker call MODULE:CALLABLE`` (a Python
-implementation under test): the harness's own workers, serving
+CONVENTION`` (the Perl scripts), ``python -m bleu_harness.worker fairseq`` (fairseq's scorer)
+and ``python -m bleu_harness.worker call MODULE:CALLABLE`` (a Python implementation under
+test): the harness's own workers, serving
 the worker protocol (:mod:`bleu_harness.protocol`) with the library adapters' loop
 (``bleu_harness/adapters/library_worker.py``), so that every backend runs in its own process,
 timed, and a crash or hang costs one request.
@@ -127,6 +128,46 @@ def perl_worker(convention: str) -> int:
     return serve(info, score)
 
 
+def fairseq_worker() -> int:
+    """fairseq's ``bleu`` scorer (:mod:`bleu_harness.adapters.fairseq_scorer`): each request
+    one ``Scorer`` fed line by line as ``fairseq-score`` feeds it; an exception it raises is
+    answered by its name. Where the install built no ``libbleu``, the start-up answer says
+    why (the run header then names the backend not installed, with the reason)."""
+    from bleu_harness.adapters.fairseq_scorer import (
+        VERSION,
+        answer,
+        built_libbleu,
+        why_declined,
+    )
+    from bleu_harness.bleu import CONVENTIONS
+
+    loaded: dict[str, Any] = {}
+
+    def info() -> dict[str, Any]:
+        loaded["fairseq"] = built_libbleu()
+        return {"library": "fairseq", "version": VERSION, "python": python_version()}
+
+    def score(request: dict[str, Any]) -> dict[str, Any]:
+        asked, level = request["convention"], request["level"]
+        if asked != "fairseq":
+            return {"unsupported": "this backend runs fairseq's scorer only"}
+        hypotheses, references = request["hypotheses"], request["references"]
+        try:
+            options = CONVENTIONS[asked].resolve(level, dict(request.get("options", {})))
+        except (KeyError, ValueError) as error:
+            return {"unsupported": str(error)}
+        reason = why_declined(level, hypotheses, references)
+        if reason:
+            return {"unsupported": reason}
+        fairseq = loaded.get("fairseq") or built_libbleu()
+        value = answer(fairseq, hypotheses, references, level, options)
+        if isinstance(value, str):
+            return {"error": f"fairseq's Scorer raised {value}", "type": value}
+        return {"score": jsonable(value)}
+
+    return serve(info, score)
+
+
 def jsonable_figures(values: dict[str, float]) -> dict[str, Any]:
     return {k: jsonable(v) for k, v in values.items()}
 
@@ -138,8 +179,10 @@ def main(argv: list[str]) -> int:
         return call_worker(argv[1])
     if argv[:1] == ["perl"] and len(argv) == 2 and argv[1] in ("multi-bleu", "mteval-v13a"):
         return perl_worker(argv[1])
-    print("usage: python -m bleu_harness.worker own | perl multi-bleu|mteval-v13a | call "
-          "MODULE:CALLABLE", file=sys.stderr)
+    if argv == ["fairseq"]:
+        return fairseq_worker()
+    print("usage: python -m bleu_harness.worker own | perl multi-bleu|mteval-v13a | fairseq | "
+          "call MODULE:CALLABLE", file=sys.stderr)
     return 2
 
 

@@ -30,7 +30,7 @@ import types
 from functools import cache
 from pathlib import Path
 
-from vendored import load
+from bleu_harness.adapters.vendoring import load
 
 ORACLE = Path(__file__).resolve().parent / "oracles" / "allennlp"
 VERSION = "2.10.1"

@@ -26,7 +26,7 @@ import types
 from functools import cache
 from pathlib import Path
 
-from vendored import load, swapped
+from bleu_harness.adapters.vendoring import load, swapped
 
 HERE = Path(__file__).resolve().parent
 JURY = HERE / "oracles" / "jury"

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from vendored import load, stub, swapped
+from bleu_harness.adapters.vendoring import load, stub, swapped
 
 ORACLES = Path(__file__).resolve().parent / "oracles" / "keras_hub"
 COMMIT = "keras-team/keras-hub@71453d08f59edc90d276e999319fc51e61cbf82c"

@@ -241,3 +241,16 @@ def multi_bleu_ignoring_lc(hypotheses, references, level, **options):
 
     return score(hypotheses, references, "multi-bleu", level,
                  **{**options, "lc": False}).score
+
+
+def fairseq_matching_unk(hypotheses, references, level, **options):
+    """fairseq's score (the engine's ``fairseq``), claiming ``fairseq``, except that a
+    reference ``<unk>`` matches a hypothesis ``<unk>`` (fairseq's ``Scorer.add`` makes it -999,
+    which matches nothing)."""
+    from bleu_harness.bleu import score
+
+    def known(text: str) -> str:
+        return " ".join("unk" if word == "<unk>" else word for word in text.split())
+
+    return score([known(h) for h in hypotheses], [[known(r) for r in refs] for refs in references],
+                 "fairseq", level, **options).score

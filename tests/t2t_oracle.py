@@ -11,7 +11,7 @@ import types
 from functools import cache
 from pathlib import Path
 
-from vendored import load, stub, swapped
+from bleu_harness.adapters.vendoring import load, stub, swapped
 
 ORACLES = Path(__file__).resolve().parent / "oracles"
 HOOK = ORACLES / "t2t" / "bleu_hook.py"

@@ -35,6 +35,10 @@ NAME = "bleu_harness-0.1.0"
 #: setup.py's extension: its source and the module it builds.
 C_SOURCE = "bleu_harness/bleu/_native.c"
 NATIVE = re.compile(r"^bleu_harness/bleu/_native\..*(\.so|\.pyd)$")
+#: fairseq's C ``libbleu``, built by setup.py for the live ``fairseq`` backend.
+LIBBLEU = re.compile(r"^bleu_harness/adapters/libbleu\..*(\.so|\.pyd)$")
+LIBBLEU_SOURCES = {"bleu_harness/adapters/vendored/fairseq/libbleu.cpp",
+                   "bleu_harness/adapters/vendored/fairseq/module.cpp"}
 #: Bundled case files the plugin test copies into a user's project (each case an item).
 PLUGIN_CASES = ("families/ref-length-ties.yaml", "families/identical.yaml")
 #: The gate on a part of the bundled corpus, with every backend (the whole corpus takes a
@@ -93,7 +97,7 @@ def installed(dists, tmp_path_factory) -> Path:
 def test_the_sdist_holds_the_package_the_corpus_and_the_c_source(dists):
     with tarfile.open(dists["sdist"]) as sdist:
         names = {name.removeprefix(f"{NAME}/") for name in sdist.getnames()}
-    assert C_SOURCE in names
+    assert C_SOURCE in names and LIBBLEU_SOURCES <= names
     assert {"pyproject.toml", "setup.py", "README.md", "PKG-INFO"} <= names
     assert _checkout_files("bleu_harness") | _checkout_files("cases") <= names
     assert not any(name.startswith("tests/") for name in names)  # MANIFEST.in: prune tests
@@ -110,8 +114,10 @@ def test_the_wheel_holds_the_package_its_data_and_the_bundled_corpus(dists):
     assert "bleu-harness = bleu_harness.entry:main" in entry_points
     assert "bleu_harness = bleu_harness.pytest_plugin" in entry_points  # [pytest11]
     built = [name for name in names if NATIVE.match(name)]
+    libbleu = [name for name in names if LIBBLEU.match(name)]
     if _c_compiler():
         assert len(built) == 1, f"{_c_compiler()} is here, yet the wheel has no C kernel"
+        assert len(libbleu) == 1, f"{_c_compiler()} is here, yet the wheel has no libbleu"
 
 
 def test_twine_check_passes(dists):
@@ -159,17 +165,22 @@ def test_the_installed_plugin_collects_case_files_a_project_names(installed, tmp
 
 
 def test_without_a_c_compiler_the_wheel_runs_on_the_python_pass(dists, tmp_path):
-    """The wheel built from the sdist where the compiler cannot be run (``CC`` names no
-    program): the build warns and goes on (``optional=True``), the wheel has no C kernel, and
-    the installed gate runs on the pure-Python statistics pass."""
+    """The wheel built from the sdist where the compilers cannot be run (``CC`` and ``CXX``
+    name no program): the build warns and goes on (``optional=True``), the wheel has no C
+    kernel and no fairseq ``libbleu``, the installed gate runs on the pure-Python statistics
+    pass, and its header names the fairseq backend not installed, with the reason."""
     with tarfile.open(dists["sdist"]) as sdist:
         sdist.extractall(tmp_path / "sdist", filter="data")
     log = _build(tmp_path / "sdist" / NAME, tmp_path / "dist", "--wheel",
-                 CC=str(tmp_path / "no-such-compiler"))
+                 CC=str(tmp_path / "no-such-compiler"),
+                 CXX=str(tmp_path / "no-such-compiler"))
     assert re.search(r'building extension "bleu_harness\.bleu\._native" failed', log), log[-4000:]
+    assert re.search(r'building extension "bleu_harness\.adapters\.libbleu" failed',
+                     log), log[-4000:]
     [wheel] = (tmp_path / "dist").glob("*.whl")
     with zipfile.ZipFile(wheel) as contents:
-        assert not [name for name in contents.namelist() if NATIVE.match(name)]
+        assert not [name for name in contents.namelist()
+                    if NATIVE.match(name) or LIBBLEU.match(name)]
     python = fresh_venv(tmp_path / "env")
     install(python, wheel)
     done = _run([python, "-c", "from bleu_harness.bleu import native; "
@@ -180,3 +191,9 @@ def test_without_a_c_compiler_the_wheel_runs_on_the_python_pass(dists, tmp_path)
     done = _run([python.parent / "bleu-harness", "run", "--backend", "own", "--select", SELECT,
                  "--quiet"], cwd=tmp_path)
     assert done.returncode == 0, _output(done)
+    # fairseq's scorer has no libbleu: the header names it not installed, with the reason.
+    done = _run([python.parent / "bleu-harness", "run", "--backend", "own", "--backend",
+                 "fairseq", "--select", "fsq-basic"], cwd=tmp_path)
+    assert done.returncode == 0, _output(done)
+    assert re.search(r"fairseq: not installed \(.*libbleu was not built", done.stdout), (
+        _output(done))

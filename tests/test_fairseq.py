@@ -5,9 +5,16 @@ without a match, the words ``<unk>``, ``<pad>``, ``</s>``, ``<s>`` (in any case,
 ``--ignore-case``), Unicode whitespace -- the engine gives the same float bit for bit (or the
 same exception), the same ``result_string`` line, the same percent precisions and the same
 ``bleu_stat`` (lengths, matches and n-gram counts; at sentence level less ``bleu_one_init``'s
-seeds), at corpus level and at sentence level (``reset(one_init=True)``), for orders 1-4."""
+seeds), at corpus level and at sentence level (``reset(one_init=True)``), for orders 1-4.
+
+The live backend (``--backend fairseq``): the ``libbleu`` the install built answers as the one
+built here; the engine agrees with it on the fairseq cases; a BLEU that lets ``<unk>`` match
+fails against it; what fairseq-score cannot read is declined with the reason; an install
+that built no ``libbleu`` says so in one line."""
 
 from __future__ import annotations
+
+import sys
 
 import pytest
 from fairseq_oracle import (
@@ -19,11 +26,16 @@ from fairseq_oracle import (
 )
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from runs import CORPUS, TESTS, case_file, checks, cli, one_case, run
 from strategies import WORDS
-from tiers import examples
+from tiers import examples, exhaustive_only
 
+from bleu_harness.adapters.fairseq_scorer import answer, built_libbleu, why_declined
+from bleu_harness.backends import registry
+from bleu_harness.backends.fairseq import fairseq_backend
 from bleu_harness.bleu import ConventionDeclined, ConventionError, score
 from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq, tokenize_line
+from bleu_harness.report.summary import unready_notes
 
 pytestmark = pytest.mark.skipif(why_no_compiler() is not None,
                                 reason=why_no_compiler() or "")
@@ -152,3 +164,95 @@ def test_several_references_are_declined():
 def test_order_is_one_to_four():
     with pytest.raises(ValueError, match="order"):
         score(["a b"], [["a b"]], "fairseq", order=5)
+
+
+# --- the live backend (--backend fairseq, bleu_harness/backends/fairseq.py) --------------------
+
+FAMILY = str(CORPUS / "families" / "fairseq.yaml")
+
+
+@pytest.fixture(scope="module")
+def installed():
+    return built_libbleu()
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(pairs=st.lists(st.tuples(line(), line()), min_size=1, max_size=4),
+       order=st.sampled_from([4, 1, 2, 3]), ignore_case=st.booleans(),
+       sentence=st.booleans())
+def test_the_installed_libbleu_answers_as_the_fairseq(fairseq, installed, pairs, order,
+                                                          ignore_case, sentence):
+    hyps, refs = [h for h, _ in pairs[:1 if sentence else None]], [r for _, r in pairs]
+    refs = refs[:len(hyps)]
+    level = "sentence" if sentence else "corpus"
+    theirs = run_scorer(fairseq, hyps, refs, order, ignore_case, sentence)[-1].score
+    mine = answer(installed, hyps, [[r] for r in refs], level,
+                  {"order": order, "ignore_case": ignore_case})
+    assert (mine.hex() if isinstance(mine, float) else mine) == (
+        theirs.hex() if isinstance(theirs, float) else theirs.removeprefix("raises "))
+
+
+def test_the_engine_agrees_with_the_live_scorer_on_its_cases():
+    result, _ = run(paths=(FAMILY,), backends=("own", "fairseq"), divergence_map=False)
+    assert result.exit_code == 0
+    assert {r.other for r in checks(result, "differential", "pass")} == {"fairseq"}
+    assert {r.backend for r in checks(result, "drift", "pass")} == {"fairseq"}
+    assert not checks(result, "drift", "fail") and not checks(result, "differential", "fail")
+
+
+def test_a_bleu_that_lets_unk_match_fails_against_the_scorer(monkeypatch, tmp_path, installed):
+    """The value comes from fairseq's own scorer: a reference ``<unk>`` never matches."""
+    hyps, refs = ["the <unk> sat on the mat"], [["the <unk> sat on the mat"]]
+    value = answer(installed, hyps, refs, "sentence", {"order": 4, "ignore_case": False})
+    assert value < 100
+    path = case_file(tmp_path, "unk.yaml", one_case(
+        "unk-never-matches", hyp=hyps[0], refs=f"['{refs[0][0]}']",
+        expect=f"{{convention: fairseq, value: '{value!r}', provenance: {{kind: computed, "
+               "source: fairseq.scoring.bleu.Scorer, library: fairseq, version: 0.12.2}}"))
+    monkeypatch.chdir(TESTS)  # --implementation imports the miniatures here
+    result, _ = run(paths=(str(path),), implementation="miniatures:fairseq_matching_unk",
+                    claims="fairseq", backends=("fairseq",), divergence_map=False)
+    assert result.exit_code == 1
+    [failed] = checks(result, "differential", "fail")
+    assert failed.other == "fairseq"
+    assert checks(result, "expectation", "fail")
+
+
+def test_what_fairseq_score_cannot_read_is_declined_with_the_reason():
+    assert "one reference" in why_declined("corpus", ["a", "b"], [["a"], ["b", "c"]])
+    assert "one reference" in why_declined("corpus", ["a"], [[]])
+    assert why_declined("corpus", ["a"], [["a"]]) == ""
+    assert "only the fairseq convention" in fairseq_backend().decline(
+        type("R", (), {"convention": "nltk"})())
+
+
+@pytest.fixture
+def without_libbleu(tmp_path):
+    """An interpreter on which the install's ``libbleu`` cannot be imported."""
+    wrapper = tmp_path / "python"
+    wrapper.write_text(
+        f"#!/bin/sh\nexec {sys.executable} -c 'import sys; "
+        "sys.modules[\"bleu_harness.adapters.libbleu\"] = None; "
+        "from bleu_harness.worker import main; sys.exit(main([\"fairseq\"]))'\n")
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def test_an_install_without_libbleu_is_named_in_the_header(monkeypatch, without_libbleu):
+    monkeypatch.setitem(registry.REFERENCE_BACKENDS, "fairseq",
+                        lambda python=None: fairseq_backend(without_libbleu))
+    result, _ = run(paths=(FAMILY,), select="fsq-basic", backends=("own", "fairseq"),
+                    divergence_map=False)
+    [fairseq] = [b for b in result.header.backends if b.name == "fairseq"]
+    assert not fairseq.ready and "libbleu was not built" in fairseq.note
+    assert result.exit_code == 0 and not checks(result, "differential")
+    assert any("libbleu was not built" in note for note in unready_notes(result.header.backends))
+
+
+@exhaustive_only
+def test_asking_for_it_on_an_interpreter_without_libbleu_stops_the_run(without_libbleu):
+    done = cli("run", "--backend", "fairseq", "--library-python", f"fairseq={without_libbleu}",
+               FAMILY)
+    assert done.code == 2
+    [message] = [line for line in done.err.splitlines() if line.strip()]
+    assert "libbleu was not built" in message

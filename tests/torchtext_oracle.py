@@ -13,7 +13,7 @@ import types
 from functools import cache
 from pathlib import Path
 
-from vendored import load, swapped
+from bleu_harness.adapters.vendoring import load, swapped
 
 ORACLE = Path(__file__).resolve().parent / "oracles" / "torchtext"
 

@@ -2,7 +2,7 @@
 
     python tools/fairseq_cases.py      # writes cases/families/fairseq.yaml
 
-Builds fairseq 0.12.2's C ``libbleu`` (``tests/oracles/fairseq/libbleu.cpp``, with ``g++``) in
+Builds fairseq 0.12.2's C ``libbleu`` (``bleu_harness/adapters/vendored/fairseq/libbleu.cpp``, with ``g++``) in
 a temporary directory and runs fairseq's own ``Scorer``, ``Dictionary`` and ``fairseq-score``
 loop on it (tests/fairseq_oracle.py, torch stubbed): ``fairseq-score`` (``zero_init``) for
 corpus cases, ``reset(one_init=True)`` for sentence cases. It writes the score

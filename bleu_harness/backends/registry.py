@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from bleu_harness.backends.base import FAILED, NOT_INSTALLED, Backend, BackendInfo
 from bleu_harness.backends.external import callable_backend, command_backend
+from bleu_harness.backends.fairseq import fairseq_backend
 from bleu_harness.backends.libraries import nltk_backend, sacrebleu_backend
 from bleu_harness.backends.optional import (
     bleuscore_backend,
@@ -40,6 +41,7 @@ REFERENCE_BACKENDS: dict[str, Callable[..., Backend]] = {
     "torchmetrics": torchmetrics_backend, "fast-bleu": fast_bleu_backend,
     "bleuscore": bleuscore_backend, "compare-mt": compare_mt_backend,
     "pycocoevalcap": pycocoevalcap_backend, "ignite": ignite_backend,
+    "fairseq": fairseq_backend,
     "multi-bleu-perl": multi_bleu_perl_backend, "mteval-perl": mteval_perl_backend,
 }
 #: Reference backends a run starts only when asked for by name (a process per request).

@@ -1,7 +1,8 @@
-"""Loading a tool's vendored, unmodified source files in the test process (the allennlp,
-fairseq, jury, keras-hub and torchtext oracles): each file imported as the module its tool
-names it, over stub modules that stand in for what is not installed, with ``sys.modules``
-given back as it was afterwards."""
+"""Loading a tool's vendored, unmodified source files: each file imported as the module its
+tool names it, over stub modules that stand in for what is not installed, with
+``sys.modules`` given back as it was afterwards -- fairseq's scorer for the live ``fairseq``
+backend (:mod:`bleu_harness.adapters.fairseq_scorer`), and the tests' oracles of allennlp,
+jury, keras-hub, T2T and torchtext."""
 
 from __future__ import annotations
 
