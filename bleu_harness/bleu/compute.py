@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from bleu_harness.bleu import fdlibm, x87
+from bleu_harness.bleu import fdlibm, libm, x87
 from bleu_harness.bleu.arithmetic import LOG_ZERO, float32
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
@@ -329,20 +329,23 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
             if k.zero != "tiny":
                 return 0.0, False
             p = sys.float_info.min
+        if a.log_sum == "mean-float32":
+            terms.append((w, p))  # its logf is taken below
+            continue
         terms.append((w, math.log(p)))  # a negative precision raises ValueError here
     if k.empty_order == "neutral" and not any(present for _, present in precisions):
         return 0.0, False  # nothing to average: mteval's and T2T's 0
     if not terms:
         return 0.0, False
     if a.log_sum == "mean-float32":  # Marian: logbleu += log(p); logbleu /= 4.f; ...
-        total = 0.0
-        for _, lp in terms:
-            total = float32(total + float32(lp))
+        total = 0.0  # std::log / std::exp of a float: the C library's logf / expf
+        for _, p in terms:
+            total = float32(total + libm.logf(p))
         mean = float32(total / float32(len(weights)))
         if a.bp == "exponent" and k.bp != "off":  # 1.f - std::max(r / c, 1.f)
             mean = float32(mean + float32(1 - max(float32(ref_len / hyp_len), 1.0)))
-            return float32(math.exp(mean)), True
-        return float32(math.exp(mean)), False
+            return libm.expf(mean), True
+        return libm.expf(mean), False
     if a.log_sum == "mean" and len(set(weights)) == 1 and not k.normalise:
         count = len(terms) if k.empty_order == "effective" else len(weights)
         mean = sum(lp for _, lp in terms) / count

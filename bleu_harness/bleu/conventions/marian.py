@@ -22,9 +22,9 @@ Read from the class, step by step:
   ``logbleu += std::log(m / t)``; ``logbleu /= 4.f``; ``brev_penalty = 1.f - std::max(r / c,
   1.f)``; ``std::exp(logbleu + brev_penalty) * 100``. So 0 when any order has no match (a
   hypothesis side shorter than 4 words too), no smoothing, the BP inside the exponent, the
-  score float32 on the 0-100 scale. ``std::log`` and ``std::exp`` of a ``float`` are
-  ``logf``/``expf``, which need not be correctly rounded: the engine rounds ``math.log`` and
-  ``math.exp`` to float32, equal to float32 precision and almost always bit for bit.
+  score float32 on the 0-100 scale. ``std::log`` and ``std::exp`` of a ``float`` are the C
+  library's ``logf``/``expf``, which are not always correctly rounded: the engine calls them
+  too (:mod:`bleu_harness.bleu.libm`), so its score is the validator's bit for bit.
 
 Later releases changed it: from Marian 1.8.0 (September 2019, whose ``calcBLEU`` is still
 this one) ``bleu-detok`` also splits CJK continuous script into characters

@@ -15,7 +15,8 @@ with the tokenizer and ``_bleu_score_compute`` (``sacre_bleu.py:51, 543-555``;
 * ``smooth=True`` is add-one on orders 2..N (``bleu.py:135-140``), not SacreBLEU's ``exp``,
   and the default is no smoothing; no effective order;
 * ``weights`` (``n_gram`` of them, not normalised; ``sacre_bleu.py:533-536``);
-* float32 tensors, 0-1 scale.
+* float32 tensors, 0-1 scale: to float32 precision, as torchmetrics' ``BLEUScore``
+  (``torch.log``/``torch.exp`` are MKL's; :mod:`bleu_harness.bleu.conventions.torchmetrics`).
 
 These are the knobs of the ``torchmetrics`` convention (``formula_knobs``, reused here with
 this convention's tokens): the same arithmetic, the same input checks.
