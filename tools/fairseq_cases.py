@@ -8,6 +8,9 @@ loop on it (tests/fairseq_oracle.py, torch stubbed): ``fairseq-score`` (``zero_i
 corpus cases, ``reset(one_init=True)`` for sentence cases. It writes the score
 (``Scorer.score(order)``) or the exception's name, and the figures ``result_string`` prints
 (precisions in percent, BP, ratio, syslen, reflen). Nothing comes from the engine.
+
+fairseq's own tests and documentation give no BLEU case that runs here (:data:`UPSTREAM`, the
+family's description says it): every documented BLEU line is of a trained model's output.
 """
 
 from __future__ import annotations
@@ -30,6 +33,21 @@ SOURCE = {"corpus": f"{COMMIT} fairseq_cli/score.py:79-92 (Dictionary.encode_lin
           "sentence": f"{COMMIT} fairseq_cli/score.py:65-75 as --sentence-bleu means it "
                       "(Scorer.reset(one_init=True), encode_line, add), "
                       "fairseq/scoring/bleu.py:132-136 Scorer.score(order)"}
+
+#: Where fairseq's own tests and documented examples were searched for a BLEU case, and why
+#: none is here (facebookresearch/fairseq@3d262bb25690, main of 2025-09-30, and tag v0.12.2).
+UPSTREAM = (
+    "No case comes from fairseq's own tests or documented examples: none scores BLEU on an "
+    "input that can run here (searched facebookresearch/fairseq@"
+    "3d262bb25690e4eb2e7d3c1309b1e9c406ca4b99, main of 2025-09-30, and v0.12.2). tests/ has "
+    "no test of fairseq.scoring.bleu.Scorer or libbleu: tests/test_binaries.py:167 "
+    "test_eval_bleu only trains with --eval-bleu and asserts no value, and tests/speech/ "
+    "asserts SacrebleuScorer BLEU of downloaded trained models' outputs (e.g. "
+    "test_dualinput_s2t_transformer.py:102-106, 27.3 within 0.3). The documented fairseq-score "
+    "and fairseq-generate lines (examples/translation/README.md:91-97, BLEU4 = 40.83; "
+    "docs/tutorial_simple_lstm.rst:377, 8.18; examples/scaling_nmt/README.md:96, 29.29; "
+    "examples/backtranslation/README.md:102,275) score trained models' translations of WMT "
+    "and IWSLT test sets that are not in the repository.")
 
 #: (id, description, tags, level, segments, option sets).
 CASES = [
@@ -151,7 +169,8 @@ def main() -> int:
             "matches, 0 for an order without a match, one_init's seeds at sentence level. "
             "Values from the real libbleu.cpp (PyPI sdist fairseq-0.12.2.tar.gz, built with "
             "g++) driven by fairseq's own Scorer, Dictionary and fairseq-score loop, written by "
-            "tools/fairseq_cases.py; the figures are what result_string prints, unrounded."),
+            "tools/fairseq_cases.py; the figures are what result_string prints, unrounded. "
+            + UPSTREAM),
                  recorded)
     return 0
 

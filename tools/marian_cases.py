@@ -9,6 +9,11 @@ marian-nmt/marian-dev@46c94a58, v1.7.8, vendored unmodified in ``tests/oracles/m
 (``tests/marian_oracle.py``): the float32 score on the 0-100 scale, for ``--valid-metrics
 bleu`` and ``bleu-detok``. Nothing comes from the engine. The values are compared within
 1e-4 (absolute, on the 0-100 scale): ``logf``/``expf`` need not be correctly rounded.
+
+Marian's own tests and documentation were searched for BLEU cases (:data:`UPSTREAM`, which the
+family's description repeats): the one regression test that asserts a BLEU of the validator
+scores a trained model's output that is not stored, so no upstream value can be run here; the
+case ``marian-upstream-empty-lines`` scores a Marian output the regression tests do keep.
 """
 
 from __future__ import annotations
@@ -30,6 +35,52 @@ SOURCE = (f"{oracle.COMMIT} src/training/validator.h BleuValidator::updateStats 
           "tests/marian_bleu_driver.cc)")
 BOTH = ["bleu", "bleu-detok"]
 RAW, WORDS = "raw", "words"
+
+REGRESSION_TESTS = "marian-nmt/marian-regression-tests@84844f7c1acf10fe6f28e5de73d94e83fd78f0bb"
+
+#: Where Marian's own tests and documented examples were searched for a BLEU case.
+UPSTREAM = (
+    "Marian's own tests and documentation give no BLEU value that can be run here (searched "
+    "marian-nmt/marian-dev@c9f287db75b4ed27979717ff0cf543000e2e5b2e, "
+    "marian-nmt/marian@65bf82ffce52f4854295d8b98482534f176d494e (v1.12.0) and "
+    f"{REGRESSION_TESTS}). marian-dev's unit tests (src/tests/units) and pymarian's tests never "
+    "score BLEU with a value (src/python/tests/regression/test_train.py:124 only names it a "
+    "validation metric); the CHANGELOG describes it without an example. In the regression "
+    "tests, only tests/sentencepiece/test_bleu.sh asserts the validator's BLEU (--valid-metrics "
+    "bleu: 28.1443 in bleu.score.expected; SacreBLEU's 28.1 beside it, hyp_len 612, ref_len "
+    "540), on the translation of tests/sentencepiece/dev.de by the downloaded model "
+    "models/rnn-spm, which is not stored; the other BLEU numbers there are SacreBLEU's or "
+    "multi-bleu.perl's of decoder outputs (tests/decoder/intgemm, tests/models, "
+    "tests/_self-adaptive). marian-upstream-empty-lines scores a Marian output the regression "
+    "tests keep (tests/training/validation/trans_empty_lines.expected), with values from the "
+    "validator here: that test asserts no BLEU.")
+
+#: tests/training/validation/trans_empty_lines.expected (a Marian translation output with empty
+#: lines) and trans_empty_lines.en (its references), line for line, at REGRESSION_TESTS.
+EMPTY_LINES = [
+    (", ladies and gentlemen , Parliament has completed the agenda .",
+     "having said that , Parliament has reached the end of the agenda ."),
+    ("The Minutes of this sitting will be submitted to plenary at the beginning of the next "
+     "part-session .",
+     "the Minutes of the present sitting will be subject to Parliament &apos; s approval at "
+     "the beginning of the next part @-@ session ."),
+    ("Mr Manders has the floor for a point of order .",
+     "Mr Manders has the floor for a procedural motion ."),
+    ("Mr President , I would like to take this opportunity to wish you , the Bureau and all "
+     "Members well for the new year .",
+     "Mr President , I would like to take this opportunity to wish you , the Bureau and all "
+     "Members , a good transition into the new year ."),
+    ("", ""),
+    ("I would even allow me to name the Commission and the Council , even if they are not "
+     "present .",
+     "I would also like , although they are absent , to mention the Commission and the "
+     "Council ."),
+    ("", ""),
+    ("", ""),
+    ("I declare the session of the European Parliament adjourned.",
+     "I declare the session of the European Parliament adjourned ."),
+    ("(The sitting was closed at 10.50 p.m.)", "( the sitting was closed at 10.50 a.m. )"),
+]
 
 #: (id, description, tags, level, text, segments [(hyp, ref)], metrics).
 CASES = [
@@ -76,6 +127,13 @@ CASES = [
      WORDS, [("the cat sat on the mat", "the cat sat on the mat"),
              ("a dog ran in the park", "the dog ran in the park"),
              ("it is raining again", "it rains today again")], BOTH),
+    ("marian-upstream-empty-lines", "Marian's regression-test data: the translation output "
+     f"{REGRESSION_TESTS} tests/training/validation/test_translation_metric_with_empty_lines.sh "
+     "keeps (trans_empty_lines.expected) against its references (trans_empty_lines.en): three "
+     "empty lines on both sides, Moses-escaped references (&apos;, @-@) against plain text. "
+     "The test compares the translation only and asserts no BLEU: the values are the "
+     "validator's here.", ["empty-hypothesis", "empty-reference", "tokenization"], "corpus",
+     RAW, EMPTY_LINES, BOTH),
 ]
 
 
@@ -110,7 +168,7 @@ def main() -> int:
             f"{oracle.VERSION}, {oracle.COMMIT}): one reference, float32 statistics and "
             "arithmetic, 0 when an order has no match, the vocabulary's words up to </s> or a "
             "std::regex port of 13a. Values from Marian's own validator.h compiled with g++ "
-            "over stubs of the rest of Marian, written by tools/marian_cases.py."),
+            "over stubs of the rest of Marian, written by tools/marian_cases.py. " + UPSTREAM),
                  recorded)
     return 0
 
