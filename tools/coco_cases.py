@@ -30,8 +30,15 @@ OUT = ROOT / "cases" / "families" / "pycocoevalcap.yaml"
 SOURCE = {"closest": "Bleu(n).compute_score(gts, res)",
           "shortest": "BleuScorer(n=n).compute_score(option='shortest')",
           "average": "BleuScorer(n=n).compute_score(option='average')"}
-#: bleu_scorer.py has not changed since the Python 3 port (f8b2554), so 1.0 to 1.2 compute
-#: alike (bleu.py gained only ``verbose`` in 1.2); the values were computed with 1.2.
+#: The pycocoevalcap releases that give every recorded value (``versions:``), measured on
+#: 2026-11-25. The package index serves 1.2 only: its wheel gives every value, through this
+#: tool and through ``bleu-harness run cases/families/pycocoevalcap.yaml --backend
+#: pycocoevalcap --library-python pycocoevalcap=PYTHON``. 1.0 and 1.1 are not served, so they
+#: were run from their source: 1.2's wheel with bleu/ and tokenizer/ as
+#: salaniz/pycocoevalcap@b6e7a050c3e3 (the last commit at version=1.0) and @a6b79b0fbd0f
+#: (version=1.1), and this tool wrote the same file but for the version strings (the ratio
+#: printed, the exceptions and every BLEU-k alike). bleu_scorer.py and ptbtokenizer.py are
+#: the same in the three; bleu.py gained only ``verbose`` in 1.2 (salaniz/pycocoevalcap@68620877f513).
 VERSIONS = {"pycocoevalcap": ">=1.0"}
 
 #: (id, description, tags, level, tokenizer of the case or None, segments, option sets).

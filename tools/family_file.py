@@ -48,6 +48,14 @@ def measured_ranges(path: Path) -> dict[str, tuple[str, dict[str, str]]]:
             if e.get("versions")}
 
 
+def with_versions(expectation: dict[str, Any], ranges: dict[str, str]) -> dict[str, Any]:
+    """``expectation`` with ``versions: ranges`` right after its convention, where
+    ``tools/fix_ranges.py`` puts them (a recorder's own table of measured ranges uses it too)."""
+    items = [(k, v) for k, v in expectation.items() if k != "versions"]
+    at = next((i + 1 for i, (k, _) in enumerate(items) if k == "convention"), 0)
+    return dict(items[:at] + [("versions", dict(ranges))] + items[at:])
+
+
 def keep_measured_ranges(path: Path, cases: list[dict]) -> list[str]:
     """Give each new expectation without ``versions`` the ranges the file at ``path`` gives
     the same expectation with the same answer; returns a line for each range dropped because
@@ -60,10 +68,7 @@ def keep_measured_ranges(path: Path, cases: list[dict]) -> list[str]:
                 continue
             answer, ranges = known
             if answer == _answer(expectation):
-                # right after the convention, where fix_ranges puts them
-                items = list(expectation.items())
-                at = next((i + 1 for i, (k, _) in enumerate(items) if k == "convention"), 0)
-                case["expect"][index] = dict(items[:at] + [("versions", ranges)] + items[at:])
+                case["expect"][index] = with_versions(expectation, ranges)
             else:
                 dropped.append(f"{path.name}: {case['id']} ({expectation.get('convention')}): "
                                f"the recorded answer changed, so its measured range {ranges} "

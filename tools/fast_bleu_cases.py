@@ -15,10 +15,22 @@ from copy import deepcopy
 from importlib.metadata import version
 from pathlib import Path
 
-from family_file import write_family  # tools/ is on the path of a script run from it
+from family_file import with_versions, write_family  # tools/ is on a script's path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "cases" / "families" / "fast-bleu.yaml"
+
+#: The fast-bleu releases that give every recorded fast-bleu value (``versions:``), measured
+#: on 2026-11-25: each PyPI release (0.0.6 to 0.0.90, sdists) built here with gcc for Python
+#: 3.11 and asked for every fast-bleu expectation by ``bleu-harness run
+#: cases/families/fast-bleu.yaml --backend fast-bleu --library-python fast-bleu=PYTHON`` (the
+#: drift check: the value bit for bit). 0.0.85 to 0.0.90 give every value. 0.0.6 to 0.0.84
+#: could not be run here: they build (0.0.6-0.0.89 only with CFLAGS "-include limits", as
+#: their nltk.cpp uses std::numeric_limits without <limits>; 0.0.87 and 0.0.89 also with
+#: -Wno-error=range-loop-construct), but ``get_score`` crashes (SIGSEGV): their C++ makes
+#: Python objects without the GIL, which ctypes releases; 0.0.85 takes it
+#: (Danial-Alh/fast-bleu@18f73379b350 fast_bleu/cpp_sources/sources/fastbleu_module.cpp).
+FAST_BLEU_RANGE = {"fast-bleu": ">=0.0.85"}
 
 DOCSTRING_HYP = ("It is a guide to action which ensures that the military always obeys the "
                  "commands of the party")
@@ -115,13 +127,13 @@ def main() -> int:
     for case_id, description, tags, hypothesis, references, option_sets, with_nltk in CASES:
         expect = []
         for options in option_sets:
-            expect.append({"convention": "fast-bleu",
-                           **({"options": deepcopy(options)} if options else {}),
-                           **fast_bleu_value(hypothesis, references, options),
-                           "provenance": {"kind": "computed", "source": (
-                               "fast_bleu.BLEU(references, {'w': weights}, smoothing_func)"
-                               ".get_score([hypothesis]) on str.split() tokens"),
-                               "library": "fast-bleu", "version": fast}})
+            expect.append(with_versions({
+                "convention": "fast-bleu", **({"options": deepcopy(options)} if options else {}),
+                **fast_bleu_value(hypothesis, references, options),
+                "provenance": {"kind": "computed", "source": (
+                    "fast_bleu.BLEU(references, {'w': weights}, smoothing_func)"
+                    ".get_score([hypothesis]) on str.split() tokens"),
+                    "library": "fast-bleu", "version": fast}}, FAST_BLEU_RANGE))
             if with_nltk:
                 nltk_options, outcome = nltk_value(hypothesis, references, options)
                 expect.append({"convention": "nltk", "options": nltk_options, **outcome,

@@ -270,6 +270,46 @@ DOCUMENTED = {
                        "url": "https://github.com/pytorch/ignite/blob/v0.5.5/ignite/metrics/"
                               "nlp/bleu.py#L110-L125"}},
 }
+#: The pytorch-ignite releases that give each recorded ``ignite`` value (``versions:``),
+#: measured on 2026-11-25: every PyPI release from 0.4.5 (the first with ignite.metrics.nlp.Bleu)
+#: installed beside torch 2.13.0 (CPU, Python 3.11) and asked for every ignite expectation by
+#: ``bleu-harness run cases/families/ignite.yaml --backend ignite --library-python
+#: ignite=PYTHON`` (the drift check: the value bit for bit, or within the expectation's
+#: ``compare``). 0.4.5 and 0.4.6 do not have the API measured: their ``update`` takes one
+#: sentence and ``Bleu`` no ``average`` (TypeError); 0.4.7 brought batches and ``average``
+#: (pytorch/ignite#2180, #2179; the docstring's "versionchanged:: 0.4.7"). From 0.4.7 to 0.5.5
+#: every value holds but the two below, and the documented docstring value too.
+IGNITE_RANGE = ">=0.4.7"
+#: (case id, options) -> the range, where a release gave another value, and why (a note).
+IGNITE_RANGES = {
+    ("ign-macro-is-a-mean-of-sentences", (("average", "micro"),)): ">=0.5.3",
+    ("ign-macro-float32-reciprocal", (("average", "micro"),)): ">=0.5.3",
+}
+IGNITE_FLOAT32_COUNTS = (
+    "pytorch-ignite 0.4.7 to 0.5.2 give {value}: micro's p_numerators and p_denominators were "
+    "torch.zeros(ngrams_order + 1), float32, and no_smooth divides n.item() by the float32 "
+    "count tensor, a float32 precision; 0.5.3 made them float64 (pytorch/ignite@2e280a5e4c98, "
+    "#3385: ignite/metrics/nlp/bleu.py:244-245 of tag v0.5.3).")
+IGNITE_NOTES = {
+    ("ign-macro-is-a-mean-of-sentences", (("average", "micro"),)):
+        IGNITE_FLOAT32_COUNTS.format(value="0.7030119997400295"),
+    ("ign-macro-float32-reciprocal", (("average", "micro"),)):
+        IGNITE_FLOAT32_COUNTS.format(value="0.8091067403051879"),
+}
+
+
+def ignite_versions(case_id: str, entry: dict) -> dict:
+    """``entry`` (an ignite expectation) with its measured range, and the note of a value
+    that changed."""
+    from family_file import with_versions  # tools/ is on the path of a script run from it
+
+    key = (case_id, tuple(sorted(entry.get("options", {}).items())))
+    entry = with_versions(entry, {"ignite": IGNITE_RANGES.get(key, IGNITE_RANGE)})
+    if key in IGNITE_NOTES:
+        entry["note"] = IGNITE_NOTES[key]
+    return entry
+
+
 SOURCES = {"ignite": "ignite.metrics.nlp.Bleu(**options): update, compute (CPU, torch {torch})",
            "torchtext": "torchtext.data.metrics.bleu_score (vendored, tests/oracles/"
                         "torchtext; torch {torch})",
@@ -309,9 +349,10 @@ def family_cases(python: str, tool: str) -> tuple[list[dict], dict]:
             entry["provenance"] = {"kind": "computed",
                                    "source": SOURCES[convention].format(**found),
                                    "library": distribution, "version": found[distribution]}
-            expectations.append(entry)
+            expectations.append(ignite_versions(case_id, entry) if convention == "ignite"
+                                else entry)
         if case_id in DOCUMENTED:
-            expectations.append(DOCUMENTED[case_id])
+            expectations.append(ignite_versions(case_id, DOCUMENTED[case_id]))
         cases.append({"id": case_id, "description": description, "tags": tags, "level": level,
                       "segments": [{"hyp": h, "refs": r} for h, r in segments],
                       "expect": expectations})

@@ -253,6 +253,42 @@ FAMILIES = [
 ]
 
 
+#: The torchmetrics releases that give each recorded torchmetrics-sacrebleu value
+#: (``versions:``), measured on 2026-11-25: every PyPI release with SacreBLEUScore (0.6.0 to
+#: 1.9.0, wheels) beside torch 2.13.0 (CPU, Python 3.11) and SacreBLEU 2.6.0, asked for every
+#: torchmetrics-sacrebleu expectation through the harness's own call
+#: (library_worker.torchmetrics_sacrebleu_score as ``bleu-harness run
+#: cases/families/torchmetrics-sacrebleu.yaml --implementation-cmd ... --claims
+#: torchmetrics-sacrebleu``: the value within the expectation's ``compare``). 0.6.0 to 0.6.2 do
+#: not have the API measured: their ``update`` takes the references first
+#: (reference_corpus, translate_corpus), AttributeError on ours; 0.7.0 made it (preds, target)
+#: (Lightning-AI/torchmetrics#696, #723). From 0.7.0 every value holds, the documented
+#: docstring value too, but the one below.
+TM_RANGE = ">=0.7.0"
+#: (case id, options as JSON) -> the range and the note saying what the other releases give.
+TM_RANGES = {
+    ("tmsb-weights-unnormalised", '{"weights": [0.5, 0.5, 0.5, 0.5]}'): (
+        ">=0.9.1",
+        "torchmetrics 0.7.0 to 0.7.3 raise TypeError (SacreBLEUScore has no weights); 0.8.0 "
+        "to 0.9.0 take weights in **kwargs and drop them, giving the uniform score "
+        "0.809106707572937; 0.9.1 passes them to BLEUScore (Lightning-AI/torchmetrics@"
+        "f0279bb99a69, #1075: torchmetrics/text/sacre_bleu.py:86-89 of tag v0.9.1)."),
+}
+
+
+def tm_versions(case_id: str, entry: dict) -> dict:
+    """``entry`` (a torchmetrics-sacrebleu expectation) with its measured range, and the note
+    of a value that other releases do not give."""
+    from family_file import with_versions  # tools/ is on the path of a script run from it
+
+    key = (case_id, json.dumps(entry.get("options", {}), sort_keys=True))
+    spec, note = TM_RANGES.get(key, (TM_RANGE, ""))
+    entry = with_versions(entry, {TM: spec})
+    if note:
+        entry["note"] = note
+    return entry
+
+
 #: Values printed in a document, beside the recorded ones: case id -> expectation.
 DOCUMENTED = {"tmsb-docstring-example": {
     "convention": TM, "value": "0.7598", "compare": "printed",
@@ -298,9 +334,9 @@ def family_cases(python: str) -> tuple[list[dict], dict]:
                 entry["provenance"] = {"kind": "computed",
                                        "source": "BLEU().sentence_score / corpus_score",
                                        "library": "sacrebleu", "version": found["sacrebleu"]}
-            expectations.append(entry)
+            expectations.append(tm_versions(case_id, entry) if convention == TM else entry)
         if case_id in DOCUMENTED:
-            expectations.append(DOCUMENTED[case_id])
+            expectations.append(tm_versions(case_id, DOCUMENTED[case_id]))
         cases.append({"id": case_id, "description": description, "tags": tags, "level": level,
                       "tokenizer": tokenizer,
                       "segments": [{"hyp": h, "refs": r} for h, r in segments],
