@@ -43,7 +43,9 @@ SentencePiece vocabulary decodes (its normalisation is not modelled).
   is 1.7.8's: the same ``updateStats`` (``cand.size() - 1``) and ``calcBLEU``; 1.9.0 only
   moved the code to ``validator.cpp`` (c33074ce). A ``FactoredVocab`` (from ff0bd5f9) makes
   ``bleu`` detokenize too (1.8.0 validator.h:837-848): not modelled (no factored vocabulary
-  here).
+  here). ``tokenize`` is 1.7.8's to the letter and ``tokenizeContinuousScript`` is 1.12.0's
+  (only ``auto`` spelled out since), so this series is 1.7.8's arithmetic, held to the v1.7.8
+  validator, with the tokens held to the v1.12.0 one; no 1.8 or 1.9 build is compiled here.
 * **1.10.0 on** (``version="1.10"``, ``"1.11"``, ``"1.12"``, the default; master
   c9f287db computes the same): ``SacreBleuValidator`` replaces ``BleuValidator``
   (1b908a82, "ChrF validation metric", 2020-11-02; CHANGELOG: "--metric bleu now always
