@@ -9,7 +9,6 @@
 
 #include "marian_base.h"
 
-#include <future>
 #include <map>
 #include <mutex>
 #include <random>
@@ -17,34 +16,9 @@
 #include <tuple>
 
 #include "data/types.h"  // the vendored Word and Words (marian-dev src/data/types.h)
+#include "../marian_common_stubs.h"
 
 namespace marian {
-
-enum class Type { float32 };
-
-// Whatever the never-run code paths ask of a value: every call compiles.
-struct Anything {
-  Anything() {}
-  template <typename... A> Anything(A&&...) {}
-  template <typename... A> Anything operator()(A&&...) const { return {}; }
-  Anything operator[](int) const { return {}; }
-  Anything operator[](const std::string&) const { return {}; }
-  template <class T> T as() const { return T(); }
-  explicit operator bool() const { return false; }
-  const Anything* operator->() const { return this; }
-  Anything val() const { return {}; }
-  template <class T> void get(std::vector<T>&) const {}
-  struct Shape { IndexType operator[](int) const { return 0; } };
-  Shape shape() const { return {}; }
-  Anything getLogits() const { return {}; }
-  Anything getLogProbs() const { return {}; }
-};
-typedef Anything Expr;
-
-struct Config { static size_t seed; };
-
-// common/timer.h
-namespace timer { struct Timer { double elapsed() const { return 0; } }; }
 
 // common/config.h: Options
 class Options {
@@ -60,14 +34,6 @@ public:
   void merge(Ptr<Options>) {}
 };
 
-// 3rd_party/threadpool.h
-class ThreadPool {
-public:
-  void reserve(size_t) {}
-  template <class F, class... A> std::future<void> enqueue(F&&, A&&...) { return {}; }
-};
-struct TaskBarrier { template <class T> void push_back(T&&) {} };
-
 // training/training_state.h
 class TrainingState {
 public:
@@ -79,9 +45,6 @@ public:
   virtual ~TrainingObserver() {}
   virtual void actAfterLoaded(TrainingState&) {}
 };
-
-// graph/expression_graph.h
-class ExpressionGraph { public: void setInference(bool) {} void forward() {} };
 
 // data/vocab.h: the driver's table of ids to text. surfaceForm() leaves out EOS, as
 // SentencePieceVocab's and DefaultVocab's do (decode(sentence, /*ignoreEOS=*/true),
@@ -182,8 +145,6 @@ public:
 };
 
 // translator
-class Scorer { public: virtual ~Scorer() {} };
-class ScorerWrapper : public Scorer { public: template <typename... A> ScorerWrapper(A&&...) {} };
 class History {
 public:
   std::tuple<Words, float> top() const { return {}; }
@@ -194,26 +155,5 @@ public:
   template <typename... A> BeamSearch(A&&...) {}
   template <typename... A> std::vector<Ptr<History>> search(A&&...) { return {}; }
 };
-class OutputPrinter {
-public:
-  template <typename... A> OutputPrinter(A&&...) {}
-  template <typename... A> void print(A&&...) {}
-};
-struct PrintingStrategy { virtual ~PrintingStrategy() {} };
-struct QuietPrinting : PrintingStrategy {};
-struct GeometricPrinting : PrintingStrategy {};
-class OutputCollector {
-public:
-  template <typename... A> OutputCollector(A&&...) {}
-  void setPrintingStrategy(Ptr<PrintingStrategy>) {}
-  template <typename... A> void Write(A&&...) {}
-};
-namespace io {
-class TemporaryFile {
-public:
-  TemporaryFile(const std::string&, bool) {}
-  std::string getFileName() const { return ""; }
-};
-}  // namespace io
 
 }  // namespace marian
