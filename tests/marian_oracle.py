@@ -42,6 +42,34 @@ def build(directory: Path) -> Path:
     return binary
 
 
+SACREBLEU_ORACLES = ORACLES / "1.12.0"
+SACREBLEU_STUBS = HERE / "marian_stubs" / "1.12.0"
+SACREBLEU_COMMIT = "marian-nmt/marian-dev@65bf82ffce52f4854295d8b98482534f176d494e"
+SACREBLEU_VERSION = "1.12.0"
+SACREBLEU_SOURCES = (HERE / "marian_sacrebleu_driver.cc",  # includes training/validator.cpp
+                     SACREBLEU_ORACLES / "common" / "utils.cpp")
+
+
+def build_sacrebleu(directory: Path) -> Path:
+    """Compile the driver with the vendored v1.12.0 validator into ``directory``: each
+    translation unit in its own ``g++ -c`` at once, then the link."""
+    flags = ["-std=c++17", "-O0", "-w", "-I", str(SACREBLEU_STUBS), "-I", str(SACREBLEU_ORACLES),
+             "-I", str(ORACLES / "3rd_party")]  # CLI/StringTools.hpp: the same blob in 1.12.0
+    objects = [directory / f"{source.stem}.o" for source in SACREBLEU_SOURCES]
+    running = [subprocess.Popen(["g++", *flags, "-c", str(source), "-o", str(obj)],
+                                stderr=subprocess.PIPE, text=True)
+               for source, obj in zip(SACREBLEU_SOURCES, objects)]
+    errors = [process.communicate()[1] for process in running]
+    binary = directory / "marian_sacrebleu"
+    if any(process.returncode for process in running):
+        raise RuntimeError("g++ failed:\n" + "".join(errors)[-3000:])
+    done = subprocess.run(["g++", *map(str, objects), "-o", str(binary)], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise RuntimeError("g++ failed:\n" + done.stderr[-3000:])
+    return binary
+
+
 def _hex(text: str) -> str:
     return "x" + text.encode("utf-8").hex()
 
@@ -67,3 +95,20 @@ class Validator:
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait(timeout=10)
+
+
+class SacreBleuValidator(Validator):
+    """One running v1.12.0 driver; :meth:`bleu` scores a corpus (one reference per
+    segment) as ``--valid-metrics METRIC`` with a target vocabulary of ``vocab_type``."""
+
+    def bleu(self, hypotheses: list[str], references: list[str], metric: str = "bleu",
+             vocab_type: str = "SentencePieceVocab") -> tuple[float, list[float]]:
+        """``calcBLEU`` after ``updateStats`` of every segment: the float32 score (0-100) and
+        the 13 float32 statistics (matches, hypothesis n-grams and, left at 0 for BLEU,
+        reference n-grams of orders 1-4; the reference length)."""
+        lines = [f"C {metric} {vocab_type} {len(hypotheses)}"]
+        lines += [f"{_hex(h)} {_hex(r)}" for h, r in zip(hypotheses, references)]
+        self.process.stdin.write("\n".join(lines) + "\n")
+        self.process.stdin.flush()
+        values = [float.fromhex(v) for v in self.process.stdout.readline().split()]
+        return values[0], values[1:]

@@ -7,8 +7,13 @@ marian-nmt/marian-dev@46c94a58, v1.7.8, vendored unmodified in ``tests/oracles/m
 ``g++`` over the stubs of ``tests/marian_stubs/`` in a temporary directory, and runs its
 ``updateStats`` and ``calcBLEU`` through ``tests/marian_bleu_driver.cc``
 (``tests/marian_oracle.py``): the float32 score on the 0-100 scale, for ``--valid-metrics
-bleu`` and ``bleu-detok``. Nothing comes from the engine. The values are compared within
-1e-4 (absolute, on the 0-100 scale): ``logf``/``expf`` need not be correctly rounded.
+bleu`` and ``bleu-detok``; those expectations say ``version: "1.7"`` (the convention follows
+the current release by default). The current validator, ``SacreBleuValidator`` of Marian
+v1.12.0 (``validator.h`` and ``validator.cpp`` at marian-nmt/marian-dev@65bf82ff, vendored in
+``tests/oracles/marian/1.12.0/``, compiled over ``tests/marian_stubs/1.12.0/`` and driven by
+``tests/marian_sacrebleu_driver.cc``), gives the cases of ``SACREBLEU_CASES``, at the
+convention's default release. Nothing comes from the engine. The values are compared bit for
+bit: the engine calls the C library's ``logf``/``expf`` as the compiled validator does.
 
 Marian's own tests and documentation were searched for BLEU cases (:data:`UPSTREAM`, which the
 family's description repeats): the one regression test that asserts a BLEU of the validator
@@ -138,11 +143,77 @@ CASES = [
 
 
 def expectation(metric: str, value: float) -> dict:
-    return {"convention": "marian",
-            **({"options": {"valid_metrics": metric}} if metric != "bleu" else {}),
-            "value": repr(value), "compare": {"tolerance": 1.0e-4},
+    """An expectation of the v1.7.8 validator: ``version: "1.7"`` pinned."""
+    options = {"valid_metrics": metric} if metric != "bleu" else {}
+    return {"convention": "marian", "options": {**options, "version": "1.7"},
+            "value": repr(value),
             "provenance": {"kind": "computed", "source": SOURCE, "library": "marian",
                            "version": oracle.VERSION}}
+
+
+SACREBLEU_SOURCE = (f"{oracle.SACREBLEU_COMMIT} src/training/validator.cpp "
+                    "SacreBleuValidator::updateStats and calcBLEU (Marian 1.10.0 to master; "
+                    "vendored, compiled with g++ over tests/marian_stubs/1.12.0, driven by "
+                    "tests/marian_sacrebleu_driver.cc)")
+SPM, YML = "SentencePieceVocab", "DefaultVocab"
+
+#: Cases of the current validator (Marian 1.10.0 on, the convention's default release):
+#: (id, description, tags, level, text, segments [(hyp, ref)], [(metric, vocab_type)]).
+SACREBLEU_CASES = [
+    ("marian-1.12-cjk-characters", "Marian 1.10 on: bleu with a SentencePiece vocabulary "
+     "detokenizes and splits Han and Kana characters into tokens of their own "
+     "(tokenizeContinuousScript); with a default vocabulary the words are kept.",
+     ["tokenization", "version-change"], "sentence", RAW,
+     [("東京タワーへ行きました。", "東京タワーに行った。")], [("bleu", SPM), ("bleu", YML)]),
+    ("marian-1.12-thai-split-hangul-kept", "Thai is continuous script to Marian, Hangul is "
+     "not: Thai characters are tokens, Korean words stay whole.", ["tokenization", "version-change"],
+     "corpus", RAW, [("ภาษาไทยง่าย", "ภาษาไทยยาก"), ("한국어 문장 입니다", "한국어 문장 이다")],
+     [("bleu", SPM)]),
+    ("marian-1.12-bleu-is-bleu-detok", "Marian 1.10 on: bleu and bleu-detok are one metric, "
+     "the SacreBLEU-style tokens of the decoded text.", ["tokenization"], "sentence", RAW,
+     [("The price rose to 5.", "The price rose to 5 .")], [("bleu", SPM), ("bleu-detok", SPM)]),
+    ("marian-1.12-logs-subtracted", "Marian 1.10 on: each order adds logf(m) - logf(t), "
+     "which ends in another last float32 bit than v1.7.8's logf(m / t) here.",
+     ["version-change"], "sentence", WORDS,
+     [("w0 x w2 w3 w4 w5 x w7", "w0 w1 w2 w3 w4 w5 w6 w7")], [("bleu", YML)]),
+    ("marian-1.12-segmented-counts-eos", "bleu-segmented counts word ids, and the "
+     "hypothesis's end-of-sentence id counts as a word that never matches: one more n-gram "
+     "of each order and one more word of length.", ["tokenization", "version-change"], "sentence",
+     WORDS, [("the cat sat on the mat", "the cat sat on the mat")],
+     [("bleu-segmented", SPM), ("bleu", YML)]),
+    ("marian-1.12-segmented-empty-hypothesis", "bleu-segmented: an empty hypothesis is one "
+     "word long (its </s>), which changes the brevity penalty of the corpus.",
+     ["empty-hypothesis", "version-change"], "corpus", WORDS,
+     [("a b c d e f g h", "a b c d e f g h i j"), ("", "x y")],
+     [("bleu-segmented", SPM), ("bleu", YML)]),
+    ("marian-1.12-eos-ends-the-reference", "A '</s>' in a reference ends it (the EOS id) "
+     "with a default vocabulary; decoded SentencePiece text has no ids, and '</s>' is "
+     "punctuation and letters.", ["tokenization"], "sentence", RAW,
+     [("a b c d e f", "a b c d </s> e f")], [("bleu", YML), ("bleu", SPM)]),
+]
+
+
+def sacrebleu_expectation(metric: str, vocab_type: str, value: float) -> dict:
+    """An expectation of the v1.12.0 validator, at the convention's default release."""
+    options = {k: v for k, v in (("valid_metrics", metric), ("vocab_type", vocab_type))
+               if v not in ("bleu", SPM)}
+    return {"convention": "marian", **({"options": options} if options else {}),
+            "value": repr(value),
+            "provenance": {"kind": "computed", "source": SACREBLEU_SOURCE, "library": "marian",
+                           "version": oracle.SACREBLEU_VERSION}}
+
+
+def sacrebleu_cases(validator: oracle.SacreBleuValidator) -> list[dict]:
+    out = []
+    for case_id, description, tags, level, text, segments, settings in SACREBLEU_CASES:
+        hyps, refs = [h for h, _ in segments], [r for _, r in segments]
+        case = {"id": case_id, "description": description, "tags": tags, "level": level}
+        case.update({"tokenizer": "13a"} if text == RAW else {"tokenized": True})
+        case["segments"] = [{"hyp": h, "refs": [r]} for h, r in segments]
+        case["expect"] = [sacrebleu_expectation(m, v, validator.bleu(hyps, refs, m, v)[0])
+                          for m, v in settings]
+        out.append(case)
+    return out
 
 
 def cases(validator: oracle.Validator) -> list[dict]:
@@ -163,12 +234,18 @@ def main() -> int:
         validator = oracle.Validator(oracle.build(Path(directory)))
         recorded = cases(validator)
         validator.close()
+        current = oracle.SacreBleuValidator(oracle.build_sacrebleu(Path(directory)))
+        recorded += sacrebleu_cases(current)
+        current.close()
     write_family(OUT, "tools/marian_cases.py", (
-            f"Marian's BLEU validators (--valid-metrics bleu and bleu-detok, Marian "
-            f"{oracle.VERSION}, {oracle.COMMIT}): one reference, float32 statistics and "
-            "arithmetic, 0 when an order has no match, the vocabulary's words up to </s> or a "
-            "std::regex port of 13a. Values from Marian's own validator.h compiled with g++ "
-            "over stubs of the rest of Marian, written by tools/marian_cases.py. " + UPSTREAM),
+            f"Marian's BLEU validators: --valid-metrics bleu and bleu-detok of Marian "
+            f"{oracle.VERSION} ({oracle.COMMIT}, version 1.7), and bleu, bleu-detok and "
+            f"bleu-segmented of Marian {oracle.SACREBLEU_VERSION} ({oracle.SACREBLEU_COMMIT}, "
+            "the same from 1.10.0 on, the default): one reference, float32 statistics and "
+            "arithmetic, 0 when an order has no match, the vocabulary's words or a "
+            "std::regex port of 13a (from 1.8 with CJK characters split). Values from "
+            "Marian's own validator compiled with g++ over stubs of the rest of Marian, "
+            "written by tools/marian_cases.py. " + UPSTREAM),
                  recorded)
     return 0
 

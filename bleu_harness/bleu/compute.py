@@ -87,6 +87,12 @@ class Arithmetic:
     #: (allennlp's ``BLEU.get_metric``, allenai/allennlp@80fb6061
     #: ``allennlp/training/metrics/bleu.py:154-162``, ``k = 1e-13``).
     difference_of_logs: bool = False
+    #: With ``log_sum`` "mean-float32": each order's term is ``logf(m) - logf(t)``, the two
+    #: float32 logarithms of the float32 counts subtracted in float32, not ``logf(m / t)``
+    #: (Marian's ``SacreBleuValidator::calcBLEU`` from 1.10.0: ``logbleu += std::log(
+    #: commonNgrams) - std::log(hypothesesNgrams)``, marian-nmt/marian-dev@65bf82ffce52
+    #: ``src/training/validator.cpp:633``).
+    log_difference: bool = False
     #: ``exp`` and ``pow`` are JavaScript's ``Math.exp`` and ``Math.pow`` as V8 computes them
     #: (fdlibm's algorithms, :mod:`bleu_harness.bleu.fdlibm`), not the C library's: npm
     #: bleu-score's ``Math.exp(1 - r / c)`` and ``Math.pow(product, 1 / maxN)``.
@@ -96,6 +102,8 @@ class Arithmetic:
         """Whether this form can evaluate ``k``: the "mean", "percent" and "exponent" forms
         need uniform, unnormalised weights and a smoothing that is not NLTK's; the difference
         of logs needs ``add-k`` and weights used as given."""
+        if self.log_difference and self.log_sum != "mean-float32":
+            return False
         if self.difference_of_logs and (k.smoothing != "add-k" or k.normalise
                                         or k.empty_order != "zero"):
             return False
@@ -286,8 +294,9 @@ def _precisions(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, matches, to
 
 
 def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: int,
-             ref_len: int) -> tuple[float, bool]:
-    """exp of the weighted log sum, and whether the BP is already folded into it."""
+             ref_len: int, counts: tuple = ((), ())) -> tuple[float, bool]:
+    """exp of the weighted log sum, and whether the BP is already folded into it.
+    ``counts``: each order's matches and n-grams (``a.log_difference`` takes their logs)."""
     if any(p != p for p, _ in precisions[:len(weights)]):
         return math.nan, False  # a NaN count (npm bleu-score's object keys) makes NaN anywhere
     if a.log_sum == "x87":  # fast-bleu: nltk.cpp:135-148
@@ -329,8 +338,12 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
             if k.zero != "tiny":
                 return 0.0, False
             p = sys.float_info.min
+        if a.log_sum == "mean-float32" and a.log_difference:  # logf(m) - logf(t)
+            m, t = counts[0][index], counts[1][index]
+            terms.append((w, float32(libm.logf(float(m)) - libm.logf(float(t)))))
+            continue
         if a.log_sum == "mean-float32":
-            terms.append((w, p))  # its logf is taken below
+            terms.append((w, libm.logf(p)))
             continue
         terms.append((w, math.log(p)))  # a negative precision raises ValueError here
     if k.empty_order == "neutral" and not any(present for _, present in precisions):
@@ -339,8 +352,8 @@ def _combine(weights, precisions, k: KnobSettings, a: Arithmetic, r32, hyp_len: 
         return 0.0, False
     if a.log_sum == "mean-float32":  # Marian: logbleu += log(p); logbleu /= 4.f; ...
         total = 0.0  # std::log / std::exp of a float: the C library's logf / expf
-        for _, p in terms:
-            total = float32(total + libm.logf(p))
+        for _, lp in terms:
+            total = float32(total + lp)
         mean = float32(total / float32(len(weights)))
         if a.bp == "exponent" and k.bp != "off":  # 1.f - std::max(r / c, 1.f)
             mean = float32(mean + float32(1 - max(float32(ref_len / hyp_len), 1.0)))
@@ -507,7 +520,8 @@ def _compute(corpus: CorpusStats, k: KnobSettings, a: Arithmetic, available: int
             geometric, folded = _difference_of_logs(weights, matches, totals,
                                                     k.smoothing_value), False
         else:
-            geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len)
+            geometric, folded = _combine(weights, precisions, k, a, r32, hyp_len, ref_len,
+                                         (matches, totals))
         if a.scale_first:
             scores.append(k.scale * bp * geometric)
             continue

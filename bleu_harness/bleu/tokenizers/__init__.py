@@ -16,7 +16,10 @@ statistics are those of the library it follows.
   (``keras-13a``: no padding, its final-period rule a no-op) and ``tf.strings.split``
   (``tf-split``: ASCII whitespace only);
 * :mod:`~bleu_harness.bleu.tokenizers.marian` -- Marian's BLEU validators' (``marian-words``:
-  vocabulary words up to ``</s>``; ``marian-13a``: its ``std::regex`` port of 13a);
+  vocabulary words up to ``</s>``; ``marian-13a``: its ``std::regex`` port of 13a;
+  ``marian-13a-cjk``: that, continuous-script characters split off (Marian 1.8 on);
+  ``marian-segmented``: Marian 1.10's ``bleu-segmented``, the hypothesis keeping its
+  ``</s>``, a role tokenizer);
 * :mod:`~bleu_harness.bleu.tokenizers.torchmetrics` -- torchmetrics' copies of SacreBLEU's
   (``13a-unstripped``, ``intl-unstripped``; lowercasing after tokenizing);
 * :mod:`~bleu_harness.bleu.tokenizers.fairseq` -- ``fairseq-score``'s line to ids (``fairseq``:
@@ -49,7 +52,12 @@ from bleu_harness.bleu.tokenizers.cstrings import tokenize_c_strings
 from bleu_harness.bleu.tokenizers.fairseq import tokenize_fairseq
 from bleu_harness.bleu.tokenizers.javascript import tokenize_js_split_space
 from bleu_harness.bleu.tokenizers.kerashub import tokenize_keras_13a, tokenize_tf_split
-from bleu_harness.bleu.tokenizers.marian import tokenize_marian_13a, tokenize_marian_words
+from bleu_harness.bleu.tokenizers.marian import (
+    MARIAN_SEGMENTED,
+    tokenize_marian_13a,
+    tokenize_marian_13a_cjk,
+    tokenize_marian_words,
+)
 from bleu_harness.bleu.tokenizers.multeval import (
     tokenize_guava_breaking_whitespace,
     tokenize_multeval_eval,
@@ -119,6 +127,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "tf-split": tokenize_tf_split,
     "marian-words": tokenize_marian_words,
     "marian-13a": tokenize_marian_13a,
+    "marian-13a-cjk": tokenize_marian_13a_cjk,
     "multeval-eval": tokenize_multeval_eval,
     "guava-breaking-whitespace": tokenize_guava_breaking_whitespace,
 }
@@ -129,6 +138,7 @@ TOKENIZERS: dict[str, Tokenizer] = {
 ROLE_TOKENIZERS: dict[str, Tokenizer] = {
     "multibleu-wmt06": MULTIBLEU_WMT06,
     "multibleu-detok-lc": MULTIBLEU_DETOK_LC,
+    "marian-segmented": MARIAN_SEGMENTED,
 }
 
 #: Named tokenizers that need something outside Python: name -> why it cannot run (or None).

@@ -1,5 +1,5 @@
 """Marian's BLEU validators' tokens (marian-nmt/marian-dev@46c94a58fd43
-``src/training/validator.h``).
+``src/training/validator.h``, Marian v1.7.8; the later ones at 65bf82ffce52, v1.12.0).
 
 * ``marian-words`` (``--valid-metrics bleu``): the validator counts the target
   vocabulary's word ids. A line becomes ids by ``DefaultVocab::encode`` --
@@ -22,6 +22,22 @@
   SacreBLEU's Python ``\\s`` takes) -- and ``utils::splitAny(..., " ")``. The text is what
   the target vocabulary decodes the ids to (SentencePiece normalises text on the way in:
   not modelled, the text given is the decoded text).
+* ``marian-13a-cjk`` (``bleu-detok`` from Marian 1.8.0; ``bleu`` and ``bleu-detok`` with a
+  SentencePiece vocabulary from 1.10.0): ``marian-13a``'s text, then
+  ``tokenizeContinuousScript`` (65bf82ff ``src/training/validator.h:261-279``, added in
+  d7f7d292 as ``bleu-detok-ms``): each code point of a continuous script -- the hand-made
+  table of ``utils::isContinuousScript`` (``src/common/utils.cpp:271-287``, the same from
+  1.8.0 to master: Han ranges, Kana and Thai, no Hangul) -- gets a space on each side, and
+  ``utils::splitAny(..., " ")`` splits (validator.cpp:569-589).
+* ``marian-segmented`` (``--valid-metrics bleu-segmented``, Marian 1.10.0 on): the word ids
+  of ``marian-words``, and the hypothesis keeps the EOS id the beam search ended it with
+  (``Hypothesis::tracebackWords`` includes the final word): ``SacreBleuValidator``'s
+  ``updateStats`` counts every n-gram of ``cand`` (validator.h:299-336, no ``cand.size() - 1``
+  any more) while the reference still ends before its EOS (validator.cpp:603-620), so every
+  hypothesis has one more unigram -- ``</s>``, which never matches -- one more n-gram of each
+  order it reaches, and one more word of length (an empty hypothesis is one word long). A
+  hypothesis tokenized differently from its references: a
+  :class:`~bleu_harness.bleu.tokenizers.roles.ByRole`.
 """
 
 from __future__ import annotations
@@ -29,6 +45,8 @@ from __future__ import annotations
 import re
 
 from bleu_harness.bleu.tokenizers.kerashub import REPLACE_SUBSTRINGS
+
+from bleu_harness.bleu.tokenizers.roles import ByRole
 
 # validator.h:713-716 are SacreBLEU 13a's four rules to the letter (``$1`` written ``\1``).
 from bleu_harness.bleu.tokenizers.sacrebleu import _V13A_RULES
@@ -52,3 +70,52 @@ def tokenize_marian_13a(line: str) -> list[str]:
     for pattern, rewrite in _V13A_RULES:
         line = pattern.sub(rewrite, line)
     return [token for token in _C_SPACE.split(line) if token]
+
+
+#: ``utils::isContinuousScript`` (marian-nmt/marian-dev@65bf82ffce52
+#: ``src/common/utils.cpp:271-287``): its closed ranges of Han, Kana and Thai code points.
+CONTINUOUS_SCRIPT = (
+    (0x2E80, 0x2E99), (0x2E9B, 0x2EF3), (0x2F00, 0x2FD5), (0x3005, 0x3005), (0x3007, 0x3007),
+    (0x3021, 0x3029), (0x3038, 0x303A), (0x303B, 0x303B), (0x3200, 0x32FF), (0x3400, 0x4DB5),
+    (0x4E00, 0x9FEF), (0xF900, 0xFA6D), (0xFA70, 0xFAD9), (0x20000, 0x2A6D6),
+    (0x2A700, 0x2B734), (0x2B740, 0x2B81D), (0x2B820, 0x2CEA1), (0x2CEB0, 0x2EBE0),
+    (0x2F800, 0x2FA1D),  # Han
+    (0x3040, 0x30FF), (0x1B000, 0x1B0FF), (0x1B130, 0x1B16F),  # Kana
+    (0x0E00, 0x0E7F),  # Thai
+)
+
+
+def is_continuous_script(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in CONTINUOUS_SCRIPT)
+
+
+def tokenize_marian_13a_cjk(line: str) -> list[str]:
+    """``tokenize``, ``tokenizeContinuousScript``, then ``utils::splitAny(..., " ")``: the
+    ``marian-13a`` tokens with each continuous-script character a token of its own."""
+    out: list[str] = []
+    for token in tokenize_marian_13a(line):
+        if not any(is_continuous_script(c) for c in token):
+            out.append(token)
+            continue
+        run = ""
+        for char in token:
+            if is_continuous_script(char):
+                out.extend((run, char) if run else (char,))
+                run = ""
+            else:
+                run += char
+        if run:
+            out.append(run)
+    return out
+
+
+def tokenize_marian_segmented_hypothesis(line: str) -> list[str]:
+    """A hypothesis's word ids as ``bleu-segmented`` counts them: up to ``</s>``, and the
+    ``</s>`` the beam search ended it with."""
+    return [*tokenize_marian_words(line), EOS]
+
+
+#: ``bleu-segmented`` (Marian 1.10.0 on): the hypothesis keeps its EOS, the reference not.
+MARIAN_SEGMENTED = ByRole(hypothesis=tokenize_marian_segmented_hypothesis,
+                          reference=tokenize_marian_words)

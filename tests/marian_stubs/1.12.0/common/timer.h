@@ -1,0 +1,2 @@
+#pragma once
+#include "marian_stubs.h"

@@ -1,0 +1,4 @@
+#pragma once
+
+#include <regex>
+namespace regex = std;
