@@ -256,3 +256,42 @@ def test_asking_for_it_on_an_interpreter_without_libbleu_stops_the_run(without_l
     assert done.code == 2
     [message] = [line for line in done.err.splitlines() if line.strip()]
     assert "libbleu was not built" in message
+
+
+# --- libbleu's hash: n-grams of different ids that fairseq counts as one ---------------------
+
+#: 4,728 words take the ids 4-4731, so that the next ones are 4732 on: fairseq's bigrams of
+#: ids (4732, 4733) and (4738, 4739) have one ``bleu_hash`` (found on compare-mt's TED data).
+FILLER = " ".join(f"w{i}" for i in range(4728))
+
+
+def test_a_hash_collision_counts_as_a_match(fairseq):
+    """Within one line (a sentence: a file of one line) and across two lines of a corpus,
+    whose dictionary carries the ids from the first to the second: libbleu matches the
+    reference bigram ``C D`` with the hypothesis bigram ``A B``, and so does the engine."""
+    corpus = ([FILLER, "A B x1 x2 x3 x4"], ["w0", "C D"])
+    sentence = ([f"{FILLER} A B x1 x2 x3 x4"], ["C D"])
+    for (hyps, refs), level in ((corpus, "corpus"), (sentence, "sentence")):
+        [scored] = run_scorer(fairseq, hyps, refs, sentence=level == "sentence")[-1:]
+        mine = score(hyps, [[r] for r in refs], "fairseq", level)
+        assert (mine.counts[1], mine.totals[1]) == (
+            scored.stat["match2"] - (level == "sentence"),
+            scored.stat["count2"] - (level == "sentence")), level
+        assert mine.counts[1] >= 1 and "C D" not in " ".join(hyps)  # no equal bigram
+        assert mine.score.hex() == scored.score.hex()
+
+
+def test_chunks_carry_the_dictionary(fairseq):
+    """Counted in chunks of one line (``score --jobs``), the ids go on from chunk to chunk."""
+    from bleu_harness.bleu.conventions import get_convention
+    from bleu_harness.bleu.shard import chunked, count_chunks, count_on_dask
+
+    convention = get_convention("fairseq")
+    key = convention.preprocessing(convention.resolve("corpus", {}))
+    pairs = list(zip([FILLER, "A B x1 x2 x3 x4"], [["w0"], ["C D"]]))
+    whole = count_chunks(chunked(pairs), {key: 4})[key]
+    assert count_chunks(chunked(pairs, 1), {key: 4}, jobs=2)[key] == whole
+    assert whole.matches[1] == run_scorer(fairseq, *zip(*[(h, r[0]) for h, r in pairs])
+                                          )[0].stat["match2"]
+    with pytest.raises(ValueError, match="every earlier segment"):
+        count_on_dask(None, chunked(pairs), {key: 4})

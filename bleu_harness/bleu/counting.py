@@ -24,6 +24,7 @@ import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import islice, repeat
+from typing import Any
 
 from bleu_harness.bleu import native
 from bleu_harness.bleu.convention import Preprocessing
@@ -69,12 +70,66 @@ def clipping(key: Preprocessing) -> Clipping:
     return getattr(get_tokenizer(key.tokenizer), "clipped_matches", clipped_matches)
 
 
+def counts_in_order(key: Preprocessing) -> bool:
+    """Whether ``key``'s tokenizer counts the corpus itself, segment after segment (fairseq's
+    ids, given by one dictionary in corpus order, and its hashed n-grams:
+    :class:`~bleu_harness.bleu.tokenizers.fairseq.FairseqIds`)."""
+    return hasattr(get_tokenizer(key.tokenizer), "in_order")
+
+
+def count_in_order(hypotheses: Iterable[str], references: Iterable[Sequence[str]],
+                   key: Preprocessing, order: int, state: Any = None) -> CorpusStats:
+    """The statistics of a key that :func:`counts_in_order`, in one pass of its own;
+    ``state`` (:func:`order_state`) carries what an earlier part of the corpus left (the
+    parts counted one after another, :mod:`bleu_harness.bleu.shard`)."""
+    builder = StatsBuilder(order, key.segments)
+    hyps: list[str] = []
+    kept: list[Sequence[str]] = []
+    dropped: list[int] = []
+    for hyp, refs in zip(hypotheses, references):
+        keep = [r for r in refs if r != ""] if key.drop_empty_references else refs
+        hyps.append(hyp)
+        kept.append(keep)
+        dropped.append(len(refs) - len(keep))
+    counted = get_tokenizer(key.tokenizer).in_order(hyps, kept, order, key.lowercase, state)
+    for (hyp_len, ref_lens, matches), gone in zip(counted, dropped):
+        builder.add(hyp_len, ref_lens, matches, gone)
+    return builder.build()
+
+
+def order_state(key: Preprocessing) -> Any:
+    """The state a key that :func:`counts_in_order` starts a corpus with (fairseq's new
+    ``Dictionary``)."""
+    return get_tokenizer(key.tokenizer).new_vocabulary()
+
+
+def _with_keys_in_order(count_rest):
+    """``count_rest`` for the keys that do not :func:`count_in_order`; each that does in a
+    pass of its own (the input then read once more)."""
+    def counting(hypotheses: Iterable[str], references: Iterable[Sequence[str]],
+                 needed: Mapping[Preprocessing, int]) -> dict[Preprocessing, CorpusStats]:
+        ordered = [key for key in needed if counts_in_order(key)]
+        if not ordered:
+            return count_rest(hypotheses, references, needed)
+        hypotheses, references = list(hypotheses), list(references)
+        rest = {key: order for key, order in needed.items() if key not in ordered}
+        counted = count_rest(hypotheses, references, rest) if rest else {}
+        for key in ordered:
+            counted[key] = count_in_order(hypotheses, references, key, needed[key])
+        return {key: counted[key] for key in needed}
+
+    counting.__doc__ = count_rest.__doc__
+    counting.__name__ = count_rest.__name__
+    return counting
+
+
 def clips_its_own_way(key: Preprocessing) -> bool:
     """Whether ``key``'s tokenizer clips n-grams its own way (counted in Python, never by
     the C pass)."""
     return clipping(key) is not clipped_matches
 
 
+@_with_keys_in_order
 def count(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],
@@ -113,6 +168,11 @@ def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[s
     ``order``: :func:`count` with everything that does not depend on the segment worked out
     once (the batch sentence API calls it once per sentence). A key that keeps each
     segment's statistics is counted by the Python pass, which keeps them."""
+    if counts_in_order(key):
+        def one_line(hypothesis: str, references: Sequence[str]) -> CorpusStats:
+            return count_in_order((hypothesis,), (references,), key, order)
+
+        return one_line
     if native.AVAILABLE and not key.segments and not clips_its_own_way(key):
         return native.segment_counter(
             (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key)))
@@ -145,6 +205,7 @@ def count_in_c(
     return {key: stats[key] for key in needed}
 
 
+@_with_keys_in_order
 def count_in_python(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],

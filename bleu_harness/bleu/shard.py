@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bleu_harness.bleu.api import check_input
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.counting import count
+from bleu_harness.bleu.counting import count, count_in_order, counts_in_order, order_state
 
 if TYPE_CHECKING:  # imported where used: a one-line score needs no process pool (5 ms)
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -72,10 +72,31 @@ def merge(parts: Iterable[Mapping[Preprocessing, CorpusStats]],
 def count_chunks(chunks: Iterable[Chunk], needed: Mapping[Preprocessing, int],
                  jobs: int = 1) -> Stats:
     """Statistics of the chunks, counted here (``jobs`` 1) or in ``jobs`` worker processes,
-    merged in order. Chunks are read only as workers free up: memory stays at a few chunks."""
+    merged in order. Chunks are read only as workers free up: memory stays at a few chunks.
+    A key whose statistics depend on the corpus before each segment (fairseq's ids:
+    :func:`~bleu_harness.bleu.counting.counts_in_order`) is counted here, chunk after chunk,
+    its state carried from one to the next."""
     needed = dict(needed)
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    ordered = {key: order for key, order in needed.items() if counts_in_order(key)}
+    if ordered:
+        rest = {key: order for key, order in needed.items() if key not in ordered}
+        states = {key: order_state(key) for key in ordered}
+        parts: list[Stats] = []
+
+        def tapped(chunks: Iterable[Chunk]) -> Iterator[Chunk]:
+            for chunk, first in _numbered(chunks):
+                hypotheses, references = chunk
+                check_input(hypotheses, references, "corpus", first)
+                parts.append({key: count_in_order(hypotheses, references, key, order,
+                                                  states[key])
+                              for key, order in ordered.items()})
+                yield chunk
+
+        counted = count_chunks(tapped(chunks), rest, jobs)
+        counted.update(merge(parts, ordered))
+        return {key: counted[key] for key in needed}
     if jobs == 1:
         return merge((count_chunk(chunk, needed, first)
                       for chunk, first in _numbered(chunks)), needed)
@@ -116,6 +137,11 @@ def count_on_dask(client: Any, chunks: Iterable[Chunk],
     over a parallel corpus that no single machine holds.
     """
     needed = dict(needed)
+    ordered = [key for key in needed if counts_in_order(key)]
+    if ordered:
+        raise ValueError(f"the {ordered[0].tokenizer} statistics depend on every earlier "
+                         "segment (its dictionary's ids): count them with count_chunks, "
+                         "chunk after chunk, not on a cluster")
     counted = [client.submit(count_chunk, chunk, needed, first, pure=False)
                for chunk, first in _numbered(chunks)]
     if not counted:

@@ -16,8 +16,10 @@ are unchanged up to 3d262bb25690), step by step:
 * one reference per segment (``-r`` is one file; ``Scorer.add(ref, pred)``);
 * ``bleu_addngram`` (``libbleu.cpp:73-109``), orders 1-4: the hypothesis' n-grams counted, each
   reference n-gram matches one of them while any is left -- clipped matches against one
-  reference; n-grams compared by a 64-bit hash of their ids (``bleu_hash``, lines 59-71):
-  equality is modelled as equality of the tokens, **hash collisions are not modelled**;
+  reference; n-grams compared by a 64-bit hash of their ids (``bleu_hash``, lines 59-71),
+  which collides on real text (two bigrams of compare-mt's TED data): the statistics are
+  counted by that hash, over the ids fairseq-score's one ``Dictionary`` gives in corpus
+  order (:class:`~bleu_harness.bleu.tokenizers.fairseq.FairseqIds`);
 * ``Scorer.precision`` (``bleu.py:138-147``): ``match / count``, an int 0 for an order without
   n-grams; ``Scorer.score(order)`` (lines 132-136): ``psum = sum(log p)`` over the first
   ``order`` precisions, ``-inf`` for a zero one (so any order without a match scores 0.0),
