@@ -260,24 +260,25 @@ def test_asking_for_it_on_an_interpreter_without_libbleu_stops_the_run(without_l
 
 # --- libbleu's hash: n-grams of different ids that fairseq counts as one ---------------------
 
-#: 4,728 words take the ids 4-4731, so that the next ones are 4732 on: fairseq's bigrams of
-#: ids (4732, 4733) and (4738, 4739) have one ``bleu_hash`` (found on compare-mt's TED data).
-FILLER = " ".join(f"w{i}" for i in range(4728))
+#: The words ``w4``..``w250`` take the ids 4-250 (a new dictionary's next ids), and fairseq's
+#: bigrams of ids (126, 250) and (128, 4) have one ``bleu_hash`` (found by a search).
+FILLER = " ".join(f"w{i}" for i in range(4, 251))
 
 
 def test_a_hash_collision_counts_as_a_match(fairseq):
     """Within one line (a sentence: a file of one line) and across two lines of a corpus,
     whose dictionary carries the ids from the first to the second: libbleu matches the
-    reference bigram ``C D`` with the hypothesis bigram ``A B``, and so does the engine."""
-    corpus = ([FILLER, "A B x1 x2 x3 x4"], ["w0", "C D"])
-    sentence = ([f"{FILLER} A B x1 x2 x3 x4"], ["C D"])
+    reference bigram ``w126 w250`` with the hypothesis bigram ``w128 w4``, and so does the
+    engine."""
+    corpus = ([FILLER, "w128 w4"], ["w0", "w126 w250"])
+    sentence = ([f"{FILLER} w128 w4"], ["w126 w250"])
     for (hyps, refs), level in ((corpus, "corpus"), (sentence, "sentence")):
         [scored] = run_scorer(fairseq, hyps, refs, sentence=level == "sentence")[-1:]
         mine = score(hyps, [[r] for r in refs], "fairseq", level)
         assert (mine.counts[1], mine.totals[1]) == (
             scored.stat["match2"] - (level == "sentence"),
             scored.stat["count2"] - (level == "sentence")), level
-        assert mine.counts[1] >= 1 and "C D" not in " ".join(hyps)  # no equal bigram
+        assert mine.counts[1] >= 1 and "w126 w250" not in " ".join(hyps)  # no equal bigram
         assert mine.score.hex() == scored.score.hex()
 
 
@@ -288,7 +289,7 @@ def test_chunks_carry_the_dictionary(fairseq):
 
     convention = get_convention("fairseq")
     key = convention.preprocessing(convention.resolve("corpus", {}))
-    pairs = list(zip([FILLER, "A B x1 x2 x3 x4"], [["w0"], ["C D"]]))
+    pairs = list(zip([FILLER, "w128 w4"], [["w0"], ["w126 w250"]]))
     whole = count_chunks(chunked(pairs), {key: 4})[key]
     assert count_chunks(chunked(pairs, 1), {key: 4}, jobs=2)[key] == whole
     assert whole.matches[1] == run_scorer(fairseq, *zip(*[(h, r[0]) for h, r in pairs])

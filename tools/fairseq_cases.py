@@ -107,6 +107,12 @@ CASES = [
      [("a man riding a horse on the beach", "a man rides a horse on the beach"),
       ("two dogs", "two dogs play in the grass"), ("a red bus", "a red bus")],
      [{}, {"order": 1}, {"order": 3}]),
+    ("fsq-hash-collision", "The words w4..w250 take the ids 4-250, so that the reference "
+     "bigram 'w126 w250' and the hypothesis bigram 'w128 w4' are the ids (126, 250) and "
+     "(128, 4), whose bleu_hash is one (libbleu.cpp:59-71, FNV-1a over the ids' bytes, signed "
+     "char on x86): libbleu counts a bigram match where no bigram is equal.",
+     ["tokenization"], "corpus", [(" ".join(f"w{i}" for i in range(4, 251)) + " w128 w4",
+                                   "w126 w250")], [{}]),
 ]
 
 #: The cases that also record what ``result_string`` prints beside the score.
