@@ -94,8 +94,9 @@ def test_identify_merges_identical_results_and_shows_options(capsys):
                  "23.17"]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = [line for line in lines if line.startswith("  ")]
-    conventions = [line.split()[0] for line in rows]
-    assert len(conventions) == len(set(conventions))  # one line per convention and score
+    groups = [tuple(line.split()[:2]) for line in rows]
+    assert len(groups) == len(set(groups))  # one line per convention and score
+    assert len(groups) > len({convention for convention, _ in groups})  # Marian's two
     nltk = next(line for line in rows if line.split()[0] == "nltk")
     assert "defaults" in nltk and "smoothing:" in nltk and "|" not in nltk.split()[1]
     assert not any("ref:closest_shorter" in line for line in lines)  # no signatures

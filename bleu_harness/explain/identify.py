@@ -203,12 +203,13 @@ def groups(matches: list[dict[str, Any]], level: str) -> list[dict[str, Any]]:
 
 def _settings_text(settings: list[dict[str, Any]], convention: str) -> str:
     """``smoothing: method0 | method1; auto_reweigh: false | true`` -- each option that
-    varies among the settings, with its values (releases as ranges of releases)."""
+    varies among the settings, with its values (the releases of a library with a history as
+    ranges of releases; another's ``version``, Marian's, as it is)."""
     keys = list(dict.fromkeys(k for s in settings for k in s))
     parts = []
     for key in keys:
         values = list(dict.fromkeys(json_text(s.get(key, "default")) for s in settings))
-        if key == "version":
+        if key == "version" and convention in HISTORIES:
             parts.append(f"release: {releases_text(convention, values)}")
         else:
             parts.append(f"{key}: {' | '.join(values)}")
