@@ -5,7 +5,9 @@ compiled with ``g++`` over stubs of the rest of Marian and driven by
 engine's statistics are the validator's float32 ones exactly, and its score is ``calcBLEU``'s
 bit for bit -- the engine calls the C library's ``logf``/``expf`` as the compiled validator
 does (:mod:`bleu_harness.bleu.libm`; neither is correctly rounded, so the double logarithm
-rounded to float32 would miss a few bits). Skipped without ``g++``."""
+rounded to float32 would miss a few bits). Skipped without ``g++``. The compiled 1.7.8 validator
+runs in the exhaustive tier; the quick one holds its recorded cases (``cases/families/marian.yaml``)
+and runs Marian 1.12.0's (``tests/test_marian_sacrebleu.py``), the same C library's ``logf``."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import SEPARATORS, WORDS, segment_text
-from tiers import examples
+from tiers import examples, exhaustive_only
 
 from bleu_harness.bleu import ConventionError, libm, score
 from bleu_harness.bleu.arithmetic import float32
@@ -74,6 +76,7 @@ def agree(mine: float, theirs: float) -> bool:
 SEGMENT = segment_text(max_words=8, words=MARIAN_WORDS, separators=SEPARATORS + ["\v"])
 
 
+@exhaustive_only  # the quick tier: Marian 1.12.0's validator, and these cases recorded
 @settings(max_examples=examples(150), deadline=None)
 @given(pairs=st.lists(st.tuples(SEGMENT, SEGMENT), min_size=1, max_size=5),
        metric=st.sampled_from(["bleu", "bleu-detok"]), same=st.lists(st.booleans(), max_size=5))
@@ -94,6 +97,7 @@ def test_the_validator(validator, pairs, metric, same):
     assert outcome, (hyps, refs, metric, mine, theirs)
 
 
+@exhaustive_only  # the quick tier: Marian 1.12.0's validator, and these cases recorded
 def test_every_positive_score_is_bit_equal(validator):
     """Generated corpora whose references share most words with their hypotheses, so that
     every order has matches and the logarithms and the exponential are taken."""
@@ -114,6 +118,7 @@ def test_every_positive_score_is_bit_equal(validator):
         positive += 1
 
 
+@exhaustive_only  # the quick tier: Marian 1.12.0's validator, and these cases recorded
 def test_logf_is_the_c_librarys_not_the_rounded_double_log(validator):
     """37 words, three of them replaced: the validator's score is the engine's bit for bit,
     and taking ``log``/``exp`` rounded to float32 in place of the C library's ``logf``/``expf``
@@ -132,6 +137,7 @@ def test_logf_is_the_c_librarys_not_the_rounded_double_log(validator):
     assert not agree(rounded, theirs), rounded
 
 
+@exhaustive_only
 @pytest.mark.parametrize("text", ["It costs 5.", "Hello, world! (x) e-mail 1990-2000",
                                   "a\vb c\u00a0d\te", "&amp;&quot;<skipped>x", "", " .5 ",
                                   "fish-\nchips", "日本語。", "a\x1cb"])

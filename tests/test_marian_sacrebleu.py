@@ -11,6 +11,7 @@ a SentencePiece or a default vocabulary. Skipped without ``g++``."""
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from pathlib import Path
 
@@ -21,7 +22,8 @@ from hypothesis import strategies as st
 from strategies import SEPARATORS, WORDS, segment_text
 from tiers import examples
 
-from bleu_harness.bleu import ConventionError, score
+from bleu_harness.bleu import ConventionError, libm, score
+from bleu_harness.bleu.arithmetic import float32
 from bleu_harness.bleu.tokenizers.marian import tokenize_marian_13a_cjk
 
 HERE = Path(__file__).parent
@@ -135,6 +137,25 @@ def test_the_logs_are_subtracted(validator):
     old, _ = ours([hyp], [ref], "bleu", "SentencePieceVocab", version="1.7")
     assert mine.hex() == theirs.hex()
     assert old != theirs
+
+
+def test_logf_is_the_c_librarys_not_the_rounded_double_log(validator):
+    """A hypothesis of 1,579 words, one of them replaced: ``logf(1579)`` (glibc) is not
+    ``log(1579)`` rounded to float32, and the validator's score is the engine's bit for bit
+    only through the C library's ``logf``/``expf`` (:mod:`bleu_harness.bleu.libm`; found by
+    search)."""
+    if libm.why_unavailable():
+        pytest.skip(libm.why_unavailable())
+    words = [f"w{i}" for i in range(1579)]
+    hyp, ref = " ".join("x" if i == 7 else w for i, w in enumerate(words)), " ".join(words)
+    theirs, _ = validator.bleu([hyp], [ref], "bleu", "DefaultVocab")
+    mine, _ = ours([hyp], [ref], "bleu", "DefaultVocab")
+    assert mine.hex() == theirs.hex()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(libm, "logf", lambda x: float32(math.log(x)))
+        patch.setattr(libm, "expf", lambda x: float32(math.exp(x)))
+        rounded, _ = ours([hyp], [ref], "bleu", "DefaultVocab")
+    assert rounded != theirs, rounded
 
 
 @pytest.mark.parametrize("text", ["日本語の文です", "東京タワーへ行く。", "ภาษาไทย ok", "한국어 문장",
