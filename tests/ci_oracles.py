@@ -2,8 +2,8 @@
 instead of passing quietly: ``.ci/run`` installs Perl's XML::Twig and Sort::Naturally,
 RE2's headers (libre2-dev), Debian's libguava-java (for MultEval's Java sources), Chromium
 (and the browser test's Playwright), the old library releases of ``tools/atlas.py prepare
---ci``, the torch interpreter of ``tools/torch_env.py`` and the test extra (mkdocs, for the documentation site), so their absence there is a
-broken CI, not a machine without them. Elsewhere such a test is skipped with its reason
+--ci``, the interpreters of ``tools/tool_envs.py`` (torch, NumPy 1) and the test extra
+(mkdocs, for the documentation site), so their absence there is a broken CI, not a machine without them. Elsewhere such a test is skipped with its reason
 (``-rs`` in the pytest options shows it)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 #: Words of the skip reasons that name an oracle CI installs.
 CI_ORACLES = ("XML::Twig", "Sort::Naturally", "libre2-dev", "Chromium", "playwright",
-              "tools/atlas.py prepare", "mkdocs", "libguava-java", "tools/torch_env.py")
+              "tools/atlas.py prepare", "mkdocs", "libguava-java", "tools/tool_envs.py")
 
 
 def in_ci() -> bool:

@@ -10,6 +10,7 @@ compiled with ``g++``) where both are installed."""
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import random
 import shutil
@@ -21,6 +22,7 @@ import keras_hub_oracle as oracle
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from numpy1_python import NUMPY1_PYTHON, needs_numpy1
 from strategies import SEPARATORS, WORDS, corpus
 from tiers import examples
 
@@ -212,3 +214,58 @@ def test_the_case_files_values_come_from_the_tool(family):
         for e in case.expectations:
             assert e.convention == NAME
             assert (e.provenance.library, e.provenance.kind) == ("keras-hub", "computed")
+
+
+# --- under NumPy 1 (numpy=1) ----------------------------------------------------------------
+
+def numpy1_requests(count: int, seed: int = 7) -> list[dict]:
+    """Generated corpora in batches: empty and short segments, one or two references,
+    punctuation keras-hub's 13a splits or keeps, every option."""
+    rng = random.Random(seed)
+    words = ["a", "b", "c", "the", "cat", "5.", "x,", "It", "Hello", "(x)", "é", ""]
+    requests = [{"batches": [[["the cat sat on the mat", "a b c"],
+                              [["the cat sat on a mat"], ["a b d"]]]],
+                 "max_order": 4, "smooth": False, "tokenize": "13a"},
+                {"batches": [[[""], [[""]]]], "max_order": 4, "smooth": True,
+                 "tokenize": "13a"}]
+    while len(requests) < count:
+        batches = []
+        for _ in range(rng.randint(1, 3)):
+            hyps = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 9)))
+                    for _ in range(rng.randint(0, 3))]
+            refs = [[" ".join(w if rng.random() < 0.6 else rng.choice(words)
+                              for w in h.split() + ["z"] * rng.randint(0, 2))
+                     for _ in range(rng.randint(1, 2))] for h in hyps]
+            batches.append([hyps, refs])
+        requests.append({"batches": batches, "max_order": rng.choice([4, 4, 1, 2, 3]),
+                         "smooth": rng.random() < 0.4, "tokenize": rng.choice(["13a", "none"])})
+    return requests
+
+
+def engine_hex(request: dict, numpy: int) -> dict:
+    hyps = [h for hypotheses, _ in request["batches"] for h in hypotheses]
+    refs = [r for _, references in request["batches"] for r in references]
+    try:
+        value = score(hyps, refs, NAME, "corpus", max_order=request["max_order"],
+                      smooth=request["smooth"], tokenize=request["tokenize"],
+                      numpy=numpy).score
+    except ConventionError as error:
+        return {"raises": error.library_exception}
+    return {"value": "nan" if math.isnan(value) else value.hex()}
+
+
+@needs_numpy1
+def test_under_numpy_1_bit_for_bit():
+    """keras-hub's ``Bleu`` run on NumPy 1.26.4 (value-based casting: float64 precisions and
+    ratio, the score rounded to float32) gives what the engine gives with ``numpy=1``, bit
+    for bit, and not what it gives under NumPy 2 on the first input."""
+    requests = numpy1_requests(examples(400, 120))
+    driver = Path(__file__).parent / "keras_hub_numpy1_driver.py"
+    done = subprocess.run([NUMPY1_PYTHON, str(driver)],
+                          input="".join(json.dumps(r) + "\n" for r in requests),
+                          capture_output=True, text=True, timeout=120, check=True)
+    version, *answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert version["numpy"].startswith("1.") and len(answers) == len(requests)
+    for request, theirs in zip(requests, answers):
+        assert engine_hex(request, 1) == theirs, request
+    assert engine_hex(requests[0], 2) != answers[0]

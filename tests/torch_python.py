@@ -1,6 +1,6 @@
 """The interpreter the live tests of the torch-based tools (ignite, torchmetrics'
 ``SacreBLEUScore``, torchtext's and allennlp's metrics) run on: ``BLEU_HARNESS_TORCH_PYTHON``,
-else the environment ``python tools/torch_env.py`` prepares (``.atlas/torch``, CPU torch,
+else the environment ``python tools/tool_envs.py torch`` prepares (``.atlas/torch``, CPU torch,
 the releases the conventions follow). Those tests are the exhaustive tier's: each starts
 torch, about a minute in all. Without such an interpreter they are skipped with the reason
 (under ``CI=true`` that fails, ``tests/ci_oracles.py``: ``.ci/run`` prepares it), and the
@@ -20,7 +20,7 @@ TORCH_PYTHON = os.environ.get("BLEU_HARNESS_TORCH_PYTHON") or (
     str(PREPARED) if PREPARED.is_file() else "")
 #: Said where the interpreter is missing or a tool does not start on it.
 PREPARE = ("name one with BLEU_HARNESS_TORCH_PYTHON, or prepare one with python "
-           "tools/torch_env.py")
+           "tools/tool_envs.py torch")
 
 
 def live(needs: str) -> Callable:

@@ -7,13 +7,16 @@ vendored unmodified in ``tests/oracles/keras_hub/``) with TensorFlow and Keras s
 (``tests/keras_hub_oracle.py``: RE2's ``GlobalReplace`` for ``tf.strings.regex_replace``,
 float32 Keras variables) on NumPy: ``Bleu(...)``, ``update_state`` once per segment (the
 float32 state accumulates, so this is the corpus BLEU of all segments), ``result()``. It
-writes the float32 score as a float, NaN as ``NaN``, or the exception's name. Nothing comes
-from the engine.
+writes the float32 score as a float, NaN as ``NaN``, or the exception's name. An option set
+with ``numpy: 1`` runs the same on NumPy 1.26.4 (``tests/keras_hub_numpy1_driver.py`` on the
+interpreter ``python tools/tool_envs.py numpy1`` prepares). Nothing comes from the engine.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -104,6 +107,12 @@ CASES = [
      [("the cat sat on the mat", ["the cat sat on the mat"]),
       ("a dog ran in the park", ["the dog ran in the park"]),
       ("it is raining", ["it rains today"])], [{}, {"smooth": True}]),
+    ("khub-numpy-1-float64-precisions", "Under NumPy 1 (value-based casting) float(m) / l and "
+     "the ratio are float64, and only the score is rounded to float32: its last bits differ "
+     "from NumPy 2's float32 precisions (numpy: 1 is the NumPy keras-hub runs on, NumPy "
+     "1.26.4 here).", ["version-change"], "corpus", RAW,
+     [("the cat sat on the mat", ["the cat sat on a mat"]), ("a b c", ["a b d"])],
+     [{}, {"numpy": 1}, {"smooth": True}, {"smooth": True, "numpy": 1}]),
 ]
 
 
@@ -113,7 +122,28 @@ def expectation(options: dict, outcome: dict) -> dict:
                                       "library": "keras-hub", "version": VERSION}}
 
 
+#: NumPy 1's interpreter (``tools/tool_envs.py numpy1``) and the driver run on it.
+NUMPY1_PYTHON = ROOT / ".atlas" / "numpy1" / "bin" / "python"
+NUMPY1_DRIVER = ROOT / "tests" / "keras_hub_numpy1_driver.py"
+
+
+def run_on_numpy1(segments, options: dict, text) -> dict:
+    """The same on NumPy 1 (one driver process a case)."""
+    request = {"batches": [[[h], [refs]] for h, refs in segments],
+               "max_order": options.get("max_order", 4), "smooth": options.get("smooth", False),
+               "tokenize": "13a" if text == RAW else "none"}
+    done = subprocess.run([str(NUMPY1_PYTHON), str(NUMPY1_DRIVER)], input=json.dumps(request),
+                          capture_output=True, text=True, check=True)
+    version, answer = (json.loads(line) for line in done.stdout.splitlines())
+    assert version["numpy"] == "1.26.4", version
+    if "raises" in answer:
+        return answer
+    return {"value": "NaN" if answer["value"] == "nan" else repr(float.fromhex(answer["value"]))}
+
+
 def run(segments, options: dict, text) -> dict:
+    if options.get("numpy") == 1:
+        return run_on_numpy1(segments, options, text)
     tokenizer = None if text == RAW else oracle.tf_split
     batches = [([h], [refs]) for h, refs in segments]
     try:
@@ -141,7 +171,8 @@ def main() -> int:
             "keras-hub's Bleu metric (keras_hub.metrics.Bleu at "
             f"{oracle.COMMIT}): TF-NMT's formula (the shortest reference, add-one smoothing of "
             "every order) over float32 Keras state, float32 precisions and length ratio under "
-            "NumPy 2, its own unpadded RE2 port of 13a and tf.strings.split. Values from "
+            "NumPy 2 (float64 ones under NumPy 1: numpy: 1), its own unpadded RE2 port of 13a "
+            "and tf.strings.split. Values from "
             "keras-hub's own bleu.py run by tools/kerashub_cases.py over stubs of TensorFlow "
             "and Keras (tests/keras_hub_oracle.py), one update_state per segment."),
                  cases())

@@ -35,9 +35,12 @@ Read from the module, step by step:
 * ``bleu = geo_mean * bp`` assigned to the float32 ``_bleu`` (lines 271, 358): the score is a
   float32 number on the 0-1 scale.
 
-Under NumPy 1.x (before NEP 50) the precisions and the ratio were float64 (TF-NMT's
-arithmetic, then float32 at the end); that arithmetic is not modelled here (the oracle runs
-NumPy 2).
+Under NumPy 1.x (before NEP 50, ``numpy=1``) ``float(m) / l`` is a float64: value-based
+casting makes a Python float and a ``np.float32`` scalar a ``np.float64`` (NumPy 1.26.4:
+``type(np.float32(1) + 1.0)``), so the precisions, the ratio and ``1.0 / ratio`` are float64
+-- TF-NMT's arithmetic on keras-hub's statistics -- and only the score is rounded to float32
+when it is assigned to ``_bleu``. The two differ in the last bits of the float32 score (the
+oracle's ``Bleu`` under NumPy 1.26.4 and 2.x, ``tests/test_kerashub.py``).
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ OPTIONS = (
     Option("smooth", False, boolean),
     Option("tokenize", "13a", choice(tuple(TOKENIZERS), any_tokenizer=True),
            aliases=("tokenizer",)),
+    # Not keras-hub's: the major version of the NumPy it runs on (its promotion rules).
+    Option("numpy", 2, choice((2, 1))),
 )
 
 
@@ -79,11 +84,21 @@ def preprocessing(options: Mapping[str, Any]) -> Preprocessing:
     return Preprocessing(tokenize if callable(tokenize) else TOKENIZERS[tokenize])
 
 
+#: The arithmetic under each NumPy: NEP 50 (NumPy 2) keeps ``float(m) / l`` and the ratio
+#: float32; NumPy 1's value-based casting makes a Python float and a ``np.float32`` scalar a
+#: float64, so the precisions, the ratio and ``1.0 / ratio`` are float64 (TF-NMT's arithmetic)
+#: and only the score is rounded to float32.
+NUMPY_ARITHMETIC = {
+    2: Arithmetic(log_sum="sum", bp="1/ratio-float32", float32_precisions=True),
+    1: Arithmetic(log_sum="sum", bp="1/ratio"),
+}
+
+
 @remembered
 def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
     return KnobSettings(
         input_rules=input_rules(NAME, level, options, finish, required_order),
-        arithmetic=Arithmetic(log_sum="sum", bp="1/ratio-float32", float32_precisions=True),
+        arithmetic=NUMPY_ARITHMETIC[options["numpy"]],
         ref="shortest", all_empty="nan-ratio",
         smoothing="add-k" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=uniform(options["max_order"]),
@@ -111,8 +126,10 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 
 
 #: What ``bleu-harness identify`` searches.
-VARIANTS = tuple({"smooth": s, "tokenize": t, "max_order": n} for s in (False, True)
-                 for t in ("13a", "none") for n in (4, 1, 2, 3))
+VARIANTS = (*({"smooth": s, "tokenize": t, "max_order": n} for s in (False, True)
+               for t in ("13a", "none") for n in (4, 1, 2, 3)),
+            *({"smooth": s, "tokenize": t, "numpy": 1} for s in (False, True)
+              for t in ("13a", "none")))
 
 #: What the convention follows, in a line.
 DESCRIPTION = ("keras-hub Bleu metric: TF-NMT's formula (shortest reference, optional add-one "
