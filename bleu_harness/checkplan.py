@@ -83,8 +83,9 @@ def roles_of(infos: Sequence[BackendInfo], under_test: BackendInfo,
                     libraries[convention] = info
                 else:
                     extras[convention] = extras.get(convention, ()) + (info,)
-        elif info.role == LIBRARY:
-            libraries[info.conventions[0]] = info
+        elif info.role == LIBRARY:  # each convention it implements (torchmetrics: two)
+            for convention in info.conventions:
+                libraries.setdefault(convention, info)
     return Roles(under_test=under_test, claims=claims, is_engine_under_test=is_engine,
                  libraries=libraries, extra_libraries=extras, engine=engine,
                  engine_follows=EMULATED_VERSIONS)

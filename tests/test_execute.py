@@ -145,6 +145,19 @@ def test_the_bundled_corpus_plans_each_request_once():
     assert len(distinct) == len(set(distinct)) < len(planned)
 
 
+def test_a_library_of_two_conventions_is_the_live_library_of_both():
+    """torchmetrics implements ``torchmetrics`` and ``torchmetrics-sacrebleu``: the recorded
+    values of both are checked against it (drift), and an implementation of either with it."""
+    from bleu_harness.backends.base import BackendInfo
+    from bleu_harness.checkplan import roles_of
+
+    engine = BackendInfo("own", "0", ("torchmetrics", "torchmetrics-sacrebleu"), "engine")
+    library = BackendInfo("torchmetrics", "1.9.0", ("torchmetrics", "torchmetrics-sacrebleu"),
+                          "library")
+    roles = roles_of([engine, library], engine, engine.conventions, True, False)
+    assert roles.libraries == {"torchmetrics": library, "torchmetrics-sacrebleu": library}
+
+
 def fake_nltk(mode: str, version: str = "3.10.4"):
     return lambda python=None: Backend(
         name="nltk", role=LIBRARY, conventions=("nltk",), module="nltk",
