@@ -98,9 +98,11 @@ def fast_bleu_settle(request: BackendRequest, outcome: BackendOutcome) -> Backen
 def fast_bleu_backend(python: str = sys.executable) -> Backend:
     """``fast_bleu.BLEU`` (C++): NLTK's sentence BLEU with ``smoothing_func`` 0 or 1. Its
     ``#pragma omp parallel`` starts threads on every call, and the worker scores one
-    hypothesis a call: one OpenMP thread (a tenth of the time on two busy cores)."""
+    hypothesis a call: one OpenMP thread (a tenth of the time on two busy cores). From
+    0.0.85: earlier releases build but crash in ``get_score`` (their C++ makes Python objects
+    without the GIL; Danial-Alh/fast-bleu@18f73379b350)."""
     return Backend(name="fast-bleu", role=LIBRARY, conventions=FAST_BLEU_CONVENTIONS,
-                   env={**os.environ, "OMP_NUM_THREADS": "1"},
+                   env={**os.environ, "OMP_NUM_THREADS": "1"}, supported=">=0.0.85",
                    command=library_worker_command("fast-bleu", python),
                    tolerance=FLOAT32_TOLERANCE, decline=fast_bleu_decline,
                    settle=fast_bleu_settle, module="fast_bleu", python=python)
@@ -174,8 +176,10 @@ def pycocoevalcap_backend(python: str = sys.executable) -> Backend:
 
 def ignite_backend(python: str = sys.executable) -> Backend:
     """PyTorch-Ignite's ``ignite.metrics.nlp.Bleu`` (``pip install pytorch-ignite``, beside
-    torch), on the ``str.split()`` tokens of the segments."""
+    torch), on the ``str.split()`` tokens of the segments. From 0.4.7: 0.4.5-0.4.6's
+    ``update`` takes one sentence and ``Bleu`` has no ``average`` (measured on each release;
+    pytorch/ignite#2179, #2180)."""
     return Backend(name="ignite", role=LIBRARY, conventions=("ignite",),
                    command=library_worker_command("ignite", python),
                    decline=lambda request: only("ignite", "ignite", request),
-                   module="ignite", python=python)
+                   supported=">=0.4.7", module="ignite", python=python)
