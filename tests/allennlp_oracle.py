@@ -30,7 +30,11 @@ import types
 from functools import cache
 from pathlib import Path
 
-from bleu_harness.adapters.vendoring import load
+# Run by the torch interpreter, which has not installed bleu-harness: its loader of vendored
+# files (standard library only) from this checkout.
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
+
+from bleu_harness.adapters.vendoring import load  # noqa: E402
 
 ORACLE = Path(__file__).resolve().parent / "oracles" / "allennlp"
 VERSION = "2.10.1"

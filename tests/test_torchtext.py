@@ -131,8 +131,8 @@ def test_the_case_files_values_come_from_the_tool():
 
 #: Runs on the torch interpreter: the vendored ``bleu_score``'s answer to each request.
 ORACLE_SCRIPT = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
+import json, os, sys
+sys.path[:0] = [sys.argv[1], os.path.dirname(sys.argv[1])]  # tests/ and the package beside it
 import torchtext_oracle
 for line in sys.stdin:
     print(json.dumps(torchtext_oracle.answer(json.loads(line))))
