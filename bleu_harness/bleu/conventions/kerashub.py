@@ -102,7 +102,8 @@ def knobs(options: Mapping[str, Any], level: str = "corpus") -> KnobSettings:
         ref="shortest", all_empty="nan-ratio",
         smoothing="add-k" if options["smooth"] else "none",
         smoothing_value=1 if options["smooth"] else None, weights=uniform(options["max_order"]),
-        float32=True, **case_and_tokenizer(preprocessing(options)))
+        float32=True, version="" if options["numpy"] == 2 else f"numpy{options['numpy']}",
+        **case_and_tokenizer(preprocessing(options)))
 
 
 def _check(corpus: CorpusStats, options: Mapping[str, Any]) -> None:
