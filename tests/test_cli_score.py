@@ -66,6 +66,7 @@ def test_terminal_output_marks_disagreement(capsys):
     (["--option", "nope=1"], "unknown option 'nope'"),
     (["--option", "weights"], "expected KEY=VALUE"),
     (["-c", "moses"], "unknown convention 'moses'"),
+    (["-c", "sacreblue"], "unknown convention 'sacreblue' (did you mean 'sacrebleu'?"),
     (["--option", "smoothing=method9", "-c", "nltk"], "smoothing"),
 ])
 def test_bad_arguments_are_one_line_errors(capsys, args, message):

@@ -142,6 +142,13 @@ def test_exit_2_usage_errors(capsys):
     assert main(["diff", __file__, __file__]) == 2
     err = capsys.readouterr().err
     assert "--claims" in err and "no check ran" in err and "Traceback" not in err
+    assert f"no case of {TIES} matched --select no-such-case-*" in err
+
+
+def test_exit_2_a_folder_without_cases_says_so(tmp_path, capsys):
+    """Not a --select or --tag that matched nothing: none was given."""
+    assert main(["run", str(tmp_path), "--backend", "own", "--no-map"]) == 2
+    assert f"no check ran ({tmp_path} holds no case)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("typo, meant", [("--tiemout", "--timeout"), ("--strict-refrences",

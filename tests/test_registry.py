@@ -36,7 +36,7 @@ def error_line(capsys, command: list[str]) -> str:
                                   "--implementation-cmd COMMAND"),
     (["--implementation", "mod:fn"], "--claims CONVENTION is required with an implementation "
                                      "under test"),
-    (["--implementation", "mod:fn", "--claims", "moses"], "--claims 'moses': unknown convention"
+    (["--implementation", "mod:fn", "--claims", "moses"], "--claims: unknown convention 'moses'"
                                                           " (known: nltk, sacrebleu, "),
     (["--claims", "nltk"], "--claims needs --implementation or --implementation-cmd"),
 ])

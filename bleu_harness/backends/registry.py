@@ -27,6 +27,7 @@ from bleu_harness.backends.optional import (
 from bleu_harness.backends.own import engine_backend
 from bleu_harness.backends.perl import mteval_perl_backend, multi_bleu_perl_backend
 from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.conventions import unknown_convention
 from bleu_harness.errors import StartupError, UsageError
 from bleu_harness.protocol import CALLABLE
 
@@ -108,8 +109,7 @@ def implementation_under_test(implementation: str | None, implementation_cmd: st
     if claiming and not claims:
         raise UsageError(CLAIMS_REQUIRED)
     if claiming and claims not in CONVENTIONS:
-        raise UsageError(f"--claims {claims!r}: unknown convention "
-                         f"(known: {', '.join(CONVENTIONS)})")
+        raise UsageError(f"--claims: {unknown_convention(claims)}")
     if implementation:
         return callable_backend(implementation, claims or "")
     return command_backend(implementation_cmd, claims or "")

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.conventions import unknown_convention
 from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.cases.loader import tag_vocabulary
 from bleu_harness.cases.model import Case, Problem
@@ -172,8 +173,7 @@ def conventions_known(cases: Sequence[Case]) -> Iterator[Problem]:
     for case in cases:
         for e in case.expectations:
             if e.convention not in CONVENTIONS:
-                yield _problem(case, e.line, "BH012", f"unknown convention {e.convention!r} "
-                               f"(known: {', '.join(CONVENTIONS)})")
+                yield _problem(case, e.line, "BH012", unknown_convention(e.convention))
 
 
 RULES: tuple[Rule, ...] = (unique_ids, known_tags, provenance_complete, precision_consistent,

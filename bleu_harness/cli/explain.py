@@ -6,6 +6,7 @@ from rich.console import Console
 
 from bleu_harness.backends.registry import implementation_under_test, require_started
 from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.conventions import unknown_convention
 from bleu_harness.cli.options import (
     add_format,
     add_implementation,
@@ -49,7 +50,7 @@ def main(args, console: Console) -> int:
     conventions = args.convention or []
     unknown = [c for c in conventions if c not in CONVENTIONS]
     if unknown:
-        raise UsageError(f"unknown convention {unknown[0]!r} (known: {', '.join(CONVENTIONS)})")
+        raise UsageError(unknown_convention(unknown[0]))
     data = input_of(args, args.case_id)
     document = explain_module.explain(data, conventions)
     render = explain_module.render

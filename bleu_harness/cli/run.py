@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import sys
@@ -189,8 +190,8 @@ def main(args, console: Console) -> int:
         print(f"bleu-harness run: stopped at {limit}: the case that reached it was judged "
               "whole, the cases after it did not run", file=sys.stderr)
     elif not run.checks and not run.problems:
-        print("bleu-harness run: error: no check ran (no case matched the paths, --select and "
-              "--tag given)", file=sys.stderr)
+        print(f"bleu-harness run: error: no check ran ({no_case_matched(args)})",
+              file=sys.stderr)
     if "--junit-xml" in outputs:
         write_report(outputs["--junit-xml"], render_junit(run, args.strict_references),
                      "--junit-xml")
@@ -219,3 +220,14 @@ def _emit(text: str, path, run) -> None:
         print(counts_line(run))
     else:
         sys.stdout.write(text)
+
+
+def no_case_matched(args: argparse.Namespace) -> str:
+    """Why a run had no check, in terms of what was given: the paths (or the bundled corpus)
+    and, where given, ``--select`` and ``--tag``."""
+    where = ", ".join(args.paths) if args.paths else "the bundled corpus"
+    given = [f"--select {args.select}"] if args.select else []
+    given += [f"--tag {tag}" for tag in args.tag]
+    if given:
+        return f"no case of {where} matched {' and '.join(given)}"
+    return f"{where} holds no case"

@@ -15,7 +15,7 @@ from rich.table import Table
 from bleu_harness.bleu import CONVENTIONS, BleuResult, ConventionDeclined, ConventionError, Request
 from bleu_harness.bleu.agreement import as_percent
 from bleu_harness.bleu.api import plan
-from bleu_harness.bleu.conventions import scores_agree
+from bleu_harness.bleu.conventions import scores_agree, unknown_convention
 from bleu_harness.bleu.batch import sentence_results
 from bleu_harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks
 from bleu_harness.cli.options import (
@@ -78,7 +78,7 @@ def selected_conventions(names: Sequence[str] | None) -> tuple[str, ...]:
         return tuple(CONVENTIONS)
     unknown = [n for n in names if n not in CONVENTIONS]
     if unknown:
-        raise InputError(f"unknown convention {unknown[0]!r} (known: {', '.join(CONVENTIONS)}, all)")
+        raise InputError(unknown_convention(unknown[0], also=("all",)))
     return tuple(dict.fromkeys(names))
 
 

@@ -41,12 +41,23 @@ CONVENTIONS: MappingProxyType[str, Convention] = MappingProxyType(
     {module.NAME: Convention.declared(module) for module in MODULES})
 
 
+def unknown_convention(name: object, also: tuple[str, ...] = ()) -> str:
+    """What a name that is no convention is told, everywhere one is named (the API, ``-c``,
+    ``--claims``, a case file): the convention probably meant, and the known ones (and the
+    ``also`` a command takes besides, such as ``all``)."""
+    import difflib  # here: only a mistake needs it
+
+    known = (*CONVENTIONS, *also)
+    close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
+    meant = f"did you mean {close[0]!r}? " if close else ""
+    return f"unknown convention {name!r} ({meant}known: {', '.join(known)})"
+
+
 def get_convention(name: str) -> Convention:
     try:
         return CONVENTIONS[name]
     except (KeyError, TypeError):
-        known = ", ".join(CONVENTIONS)
-        raise ValueError(f"unknown convention {name!r} (known: {known})") from None
+        raise ValueError(unknown_convention(name)) from None
 
 
 def unit_score(convention: str, score: Score) -> Score:
