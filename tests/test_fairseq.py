@@ -14,6 +14,8 @@ that built no ``libbleu`` says so in one line."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 
 import pytest
@@ -29,6 +31,8 @@ from hypothesis import strategies as st
 from runs import CORPUS, TESTS, case_file, checks, cli, one_case, run
 from strategies import WORDS
 from tiers import examples, exhaustive_only
+from torch_python import TORCH_PYTHON
+from torch_python import live as torch_live
 
 from bleu_harness.adapters.fairseq_scorer import answer, built_libbleu, why_declined
 from bleu_harness.backends import registry
@@ -296,3 +300,32 @@ def test_chunks_carry_the_dictionary(fairseq):
                                           )[0].stat["match2"]
     with pytest.raises(ValueError, match="every earlier segment"):
         count_on_dask(None, chunked(pairs), {key: 4})
+
+
+# --- the torch stub against torch -------------------------------------------------------------
+
+#: Run by the torch interpreter: each line's ``bleu_stat`` through fairseq's ``Scorer`` with
+#: the stub and with torch's own ``IntTensor`` (``load(..., real_torch=True)``).
+STUB_AGAINST_TORCH = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from bleu_harness.adapters.fairseq_scorer import load, run_scorer
+hyps, refs = json.load(sys.stdin)
+print(json.dumps([[s.stat for s in run_scorer(load(sys.argv[2], real_torch=real), hyps, refs,
+                                              sentence=True)] for real in (False, True)]))
+"""
+
+
+@torch_live("torch")
+def test_the_torch_stub_counts_as_torch_does(tmp_path):
+    """The stub stands in for ``torch.IntTensor`` in ``encode_line`` and ``Scorer.add``: with
+    torch's own, every line's statistics are the same (``<unk>``, ``<pad>``, ``</s>`` words
+    included, which ``Scorer.add`` masks and ``libbleu`` trims)."""
+    libbleu = build_libbleu(tmp_path)
+    hyps = ["the cat sat on the mat", "<unk> a <unk> b", "", "<pad> a b </s>", "a b c d e f"]
+    refs = ["the cat sat on a mat", "<unk> a <unk> b", "x", "a b", "f e d c b a"]
+    done = subprocess.run([TORCH_PYTHON, "-c", STUB_AGAINST_TORCH, str(TESTS.parent),
+                           str(libbleu)], input=json.dumps([hyps, refs]), capture_output=True,
+                          text=True, timeout=120, check=True)
+    stub, torch = json.loads(done.stdout)
+    assert stub == torch and len(stub) == len(hyps)

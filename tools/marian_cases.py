@@ -203,16 +203,23 @@ def sacrebleu_expectation(metric: str, vocab_type: str, value: float) -> dict:
                            "version": oracle.SACREBLEU_VERSION}}
 
 
+def case(case_id: str, description: str, tags: list[str], level: str, text, segments,
+         expect: list[dict]) -> dict:
+    """A case of ``segments`` (one reference each) with its expectations."""
+    entry = {"id": case_id, "description": description, "tags": tags, "level": level}
+    entry.update({"tokenizer": "13a"} if text == RAW else {"tokenized": True})
+    entry["segments"] = [{"hyp": h, "refs": [r]} for h, r in segments]
+    entry["expect"] = expect
+    return entry
+
+
 def sacrebleu_cases(validator: oracle.SacreBleuValidator) -> list[dict]:
     out = []
     for case_id, description, tags, level, text, segments, settings in SACREBLEU_CASES:
         hyps, refs = [h for h, _ in segments], [r for _, r in segments]
-        case = {"id": case_id, "description": description, "tags": tags, "level": level}
-        case.update({"tokenizer": "13a"} if text == RAW else {"tokenized": True})
-        case["segments"] = [{"hyp": h, "refs": [r]} for h, r in segments]
-        case["expect"] = [sacrebleu_expectation(m, v, validator.bleu(hyps, refs, m, v)[0])
-                          for m, v in settings]
-        out.append(case)
+        out.append(case(case_id, description, tags, level, text, segments,
+                        [sacrebleu_expectation(m, v, validator.bleu(hyps, refs, m, v)[0])
+                         for m, v in settings]))
     return out
 
 
@@ -220,12 +227,9 @@ def cases(validator: oracle.Validator) -> list[dict]:
     out = []
     for case_id, description, tags, level, text, segments, metrics in CASES:
         hyps, refs = [h for h, _ in segments], [r for _, r in segments]
-        case = {"id": case_id, "description": description, "tags": tags, "level": level}
-        case.update({"tokenizer": "13a"} if text == RAW else {"tokenized": True})
-        case["segments"] = [{"hyp": h, "refs": [r]} for h, r in segments]
-        case["expect"] = [expectation(m, validator.bleu(hyps, refs, m == "bleu-detok")[0])
-                          for m in metrics]
-        out.append(case)
+        out.append(case(case_id, description, tags, level, text, segments,
+                        [expectation(m, validator.bleu(hyps, refs, m == "bleu-detok")[0])
+                         for m in metrics]))
     return out
 
 

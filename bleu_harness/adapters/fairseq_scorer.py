@@ -12,8 +12,8 @@ Without torch: the imports those files make are stubbed with the little they use
 ``Scorer.add`` hands to ``bleu_add``: ``clone``, ``eq``/``lt`` masks, masked assignment,
 ``view(-1)``, ``size(0)``, ``data_ptr()``), ``fairseq.libbleu`` as a module whose ``__file__`` is
 the library built, and fairseq's registries and dataclass bases as no-ops. Every line of the
-scoring path is fairseq's; only the tensor is ours (checked against the real torch: the stub
-and ``torch.IntTensor`` give the same ``stat``).
+scoring path is fairseq's; only the tensor is ours (``load(..., real_torch=True)`` takes
+torch's own, and ``tests/test_fairseq.py`` checks that both give the same ``stat``).
 
 The live backend ``fairseq`` (``bleu_harness/backends/fairseq.py``, the worker ``python -m
 bleu_harness.worker fairseq``) answers with it; the tests drive the same files over a

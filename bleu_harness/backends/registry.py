@@ -8,7 +8,6 @@ flags gets one message whichever command it is given to (``tests/test_registry.p
 
 from __future__ import annotations
 
-import difflib
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 
@@ -28,6 +27,7 @@ from bleu_harness.backends.own import engine_backend
 from bleu_harness.backends.perl import mteval_perl_backend, multi_bleu_perl_backend
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.conventions import unknown_convention
+from bleu_harness.bleu.options import closest
 from bleu_harness.errors import StartupError, UsageError
 from bleu_harness.protocol import CALLABLE
 
@@ -62,8 +62,8 @@ def check_backend_names(wanted: Sequence[str], flag: str = "--backend") -> None:
     one probably meant and the known ones."""
     unknown = [b for b in wanted if b not in REFERENCE_BACKENDS]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], REFERENCE_BACKENDS, n=1)
-        meant = f"did you mean {close[0]!r}? " if close else ""
+        close = closest(unknown[0], REFERENCE_BACKENDS)
+        meant = f"did you mean {close!r}? " if close else ""
         raise UsageError(f"{flag} {unknown[0]!r}: unknown ({meant}known: "
                          f"{', '.join(REFERENCE_BACKENDS)})")
 

@@ -197,3 +197,14 @@ def release(history: Any) -> Check:
         history.rules(value)
         return value
     return check
+
+
+def closest(name: object, known: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The known name a mistyped one probably meant (``difflib``'s closest match), or
+    ``None``: what every "did you mean" of the engine and the command line says."""
+    if not isinstance(name, str):
+        return None
+    import difflib  # here: only a mistake needs it
+
+    matches = difflib.get_close_matches(name, list(known), n=1, cutoff=cutoff)
+    return matches[0] if matches else None

@@ -11,7 +11,6 @@ place where errors become exit codes. Each subcommand is a module of this packag
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
 import signal
@@ -57,10 +56,12 @@ def _suggestion(parser: argparse.ArgumentParser, message: str) -> str:
     elif "invalid choice:" in message:
         words = [message.split("invalid choice:", 1)[1].split("'")[1]]
         known = [c for action in parser._actions for c in (action.choices or ())]
+    from bleu_harness.bleu.options import closest  # here: only a mistake needs the engine
+
     for word in words:
-        close = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6)
+        close = closest(word.split("=")[0], known)
         if close:
-            return f" (did you mean {close[0]}?)"
+            return f" (did you mean {close}?)"
     return ""
 
 

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from bleu_harness.backends.registry import ON_REQUEST, REFERENCE_BACKENDS
 from bleu_harness.bleu import CONVENTIONS
+from bleu_harness.bleu.options import closest
 from bleu_harness.cli.options import (
     TOKENIZER_CHOICES,
     ProgressReporter,
@@ -129,15 +130,13 @@ def _known(args) -> Known:
 def _check_tags(tags) -> None:
     """``--tag`` names a tag of the vocabulary (``@``-suffixed variants too), or a one-line
     error with the closest: a mistyped tag selected nothing and said nothing."""
-    import difflib
-
     from bleu_harness.cases.loader import tag_vocabulary
 
     known = tag_vocabulary()
     for tag in tags:
         if tag.split("@")[0] not in known:
-            close = difflib.get_close_matches(tag, sorted(known), n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
+            close = closest(tag, sorted(known))
+            hint = f" (did you mean {close}?)" if close else ""
             raise UsageError(f"--tag {tag!r} is no tag of the corpus{hint}; the tags are "
                              "listed in bleu_harness/schema/tags.yaml")
 

@@ -30,6 +30,7 @@ from bleu_harness.bleu.conventions import (
     torchmetrics_sacrebleu,
     torchtext,
 )
+from bleu_harness.bleu.options import closest
 
 #: Every convention module, in the order tests and reports list the conventions. Adding a
 #: convention is one module (its declaration) and its name here.
@@ -45,11 +46,9 @@ def unknown_convention(name: object, also: tuple[str, ...] = ()) -> str:
     """What a name that is no convention is told, everywhere one is named (the API, ``-c``,
     ``--claims``, a case file): the convention probably meant, and the known ones (and the
     ``also`` a command takes besides, such as ``all``)."""
-    import difflib  # here: only a mistake needs it
-
     known = (*CONVENTIONS, *also)
-    close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
-    meant = f"did you mean {close[0]!r}? " if close else ""
+    close = closest(name, known)
+    meant = f"did you mean {close!r}? " if close else ""
     return f"unknown convention {name!r} ({meant}known: {', '.join(known)})"
 
 

@@ -45,7 +45,6 @@ from __future__ import annotations
 import re
 
 from bleu_harness.bleu.tokenizers.kerashub import REPLACE_SUBSTRINGS
-
 from bleu_harness.bleu.tokenizers.roles import ByRole
 
 # validator.h:713-716 are SacreBLEU 13a's four rules to the letter (``$1`` written ``\1``).
@@ -85,29 +84,16 @@ CONTINUOUS_SCRIPT = (
 )
 
 
-def is_continuous_script(char: str) -> bool:
-    code = ord(char)
-    return any(low <= code <= high for low, high in CONTINUOUS_SCRIPT)
+#: One continuous-script character (:data:`CONTINUOUS_SCRIPT` as a character class).
+_CONTINUOUS = re.compile("([" + "".join(f"{chr(low)}-{chr(high)}"
+                                         for low, high in CONTINUOUS_SCRIPT) + "])")
 
 
 def tokenize_marian_13a_cjk(line: str) -> list[str]:
     """``tokenize``, ``tokenizeContinuousScript``, then ``utils::splitAny(..., " ")``: the
     ``marian-13a`` tokens with each continuous-script character a token of its own."""
-    out: list[str] = []
-    for token in tokenize_marian_13a(line):
-        if not any(is_continuous_script(c) for c in token):
-            out.append(token)
-            continue
-        run = ""
-        for char in token:
-            if is_continuous_script(char):
-                out.extend((run, char) if run else (char,))
-                run = ""
-            else:
-                run += char
-        if run:
-            out.append(run)
-    return out
+    return [part for token in tokenize_marian_13a(line)
+            for part in _CONTINUOUS.split(token) if part]
 
 
 def tokenize_marian_segmented_hypothesis(line: str) -> list[str]:
