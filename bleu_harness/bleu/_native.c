@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_sentence.h"
+
 typedef struct {
     const void *data;
     Py_ssize_t len;
@@ -849,10 +851,12 @@ typedef struct {
     Py_ssize_t last_ref_count, last_ref_cap;
 } Sums;
 
-/* One segment into one set of sums: ``ref_lens`` of its references, of which ``kept``
- * (NULL: all) are counted. */
-static int add_segment(Sums *s, Py_ssize_t hyp_len, const Py_ssize_t *ref_lens,
-                       const char *kept, Py_ssize_t refs, const long long *matches) {
+/* The lengths a segment's references give under each rule of
+ * bleu_harness.bleu.corpus.RULES -- closest (the shorter on a tie), closest (the first-listed
+ * on a tie), shortest, first -- and the longest, into ``rules[5]``, of the ``refs`` whose
+ * ``kept`` is set (NULL: all): how many they are. */
+static Py_ssize_t reference_rules(Py_ssize_t hyp_len, const Py_ssize_t *ref_lens,
+                                  const char *kept, Py_ssize_t refs, Py_ssize_t rules[5]) {
     Py_ssize_t count = 0, closest = -1, closest_first = -1, shortest = -1, first = -1,
                longest = -1;
     for (Py_ssize_t r = 0; r < refs; r++) {
@@ -872,6 +876,17 @@ static int add_segment(Sums *s, Py_ssize_t hyp_len, const Py_ssize_t *ref_lens,
         }
         count++;
     }
+    rules[0] = closest; rules[1] = closest_first; rules[2] = shortest; rules[3] = first;
+    rules[4] = longest;
+    return count;
+}
+
+/* One segment into one set of sums: ``ref_lens`` of its references, of which ``kept``
+ * (NULL: all) are counted. */
+static int add_segment(Sums *s, Py_ssize_t hyp_len, const Py_ssize_t *ref_lens,
+                       const char *kept, Py_ssize_t refs, const long long *matches) {
+    Py_ssize_t rules[5];
+    Py_ssize_t count = reference_rules(hyp_len, ref_lens, kept, refs, rules);
     s->count++;
     s->hyp_len += hyp_len;
     for (int n = 0; n < s->order; n++) {
@@ -881,11 +896,8 @@ static int add_segment(Sums *s, Py_ssize_t hyp_len, const Py_ssize_t *ref_lens,
     }
     Py_ssize_t dropped = refs - count;
     if (count) {
-        s->ref_sums[0] += closest;
-        s->ref_sums[1] += closest_first;
-        s->ref_sums[2] += shortest;
-        s->ref_sums[3] += first;
-        if (longest > s->longest) s->longest = longest;
+        for (int rule = 0; rule < 4; rule++) s->ref_sums[rule] += rules[rule];
+        if (rules[4] > s->longest) s->longest = rules[4];
     } else {
         s->without++;
         if (hyp_len) s->without_hyp++;
@@ -1235,6 +1247,7 @@ typedef struct {
     int fold;    /* ... after mteval's tr/[A-Z]/[a-z]/ */
     int source;  /* this segment: the group whose tokens this one's equal in every text, or -1 */
     int fold_source; /* ... equal or equal folded (copied, copy_spans), or -1 */
+    Py_ssize_t segment_refs; /* this segment's references, left out ones included */
 } Group;
 
 /* Whether group ``b`` may take group ``a``'s tokens of a text that ``a`` tokenized in C: 1
@@ -1522,6 +1535,7 @@ static int group_ids(Work *w, Group *groups, int gi, Py_ssize_t R) {
  * least this order -- into its sums. */
 static int group_counts(Work *w, Group *groups, int gi, Py_ssize_t R) {
     Group *g = &groups[gi];
+    g->segment_refs = R;
     if (g->has_ids) {
         Py_ssize_t tokens = token_count(&g->hyp, g->refs, R);
         int found = 0;
@@ -1555,53 +1569,98 @@ static int group_counts(Work *w, Group *groups, int gi, Py_ssize_t R) {
     return 0;
 }
 
-/* count(hypotheses, references, groups): one pass over the segments for every group
- * ``(mode, prepare, lowercase, order, drops)``; per group, a list of sums per drop. */
-static PyObject *native_count(PyObject *self, PyObject *args) {
-    PyObject *hypotheses, *references, *specs;
-    if (!PyArg_ParseTuple(args, "OOO!", &hypotheses, &references, &PyTuple_Type, &specs))
-        return NULL;
+/* The groups of one pass, in the orders they are tokenized and counted, and what the pass
+ * keeps between segments. */
+typedef struct {
+    Group *groups;
+    Py_ssize_t group_count;
+    int *tokenize_order;
+    int base; /* the group of str.split() tokens the others may take theirs from, or -1 */
+    Work work;
+    PyObject **keeps;
+    Py_ssize_t keeps_cap;
+} Pass;
+
+static void pass_free(Pass *p) {
+    for (Py_ssize_t gi = 0; p->groups && gi < p->group_count; gi++) group_free(&p->groups[gi]);
+    PyMem_Free(p->groups);
+    PyMem_Free(p->keeps);
+    PyMem_Free(p->tokenize_order);
+    work_free(&p->work);
+}
+
+/* The groups of ``specs`` (a tuple of ``(mode, prepare, lowercase, order, drops)``): 0, or -1
+ * with an exception set (pass_free frees what was made). */
+static int pass_init(Pass *p, PyObject *specs) {
+    memset(p, 0, sizeof(*p));
+    p->base = -1;
     Py_ssize_t group_count = PyTuple_GET_SIZE(specs);
-    PyObject *result = NULL, *hyp_iter = NULL, *ref_iter = NULL;
-    Work work = {0};
-    PyObject **keeps = NULL;
-    Py_ssize_t keeps_cap = 0;
-    int *tokenize_order = NULL;
-    Group *groups = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(Group));
-    if (!groups) return PyErr_NoMemory();
+    p->groups = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(Group));
+    p->tokenize_order = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(int));
+    if (!p->groups || !p->tokenize_order) { PyErr_NoMemory(); return -1; }
+    Group *groups = p->groups;
     /* The base: str.split() of the text as it is, when some group of several asks for it; the
      * others are tokenized after it (it first), and each may share an earlier one's tokens. */
-    int base = -1;
-    tokenize_order = PyMem_Calloc((size_t)(group_count ? group_count : 1), sizeof(int));
-    if (!tokenize_order) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t gi = 0; gi < group_count; gi++) {
         groups[gi].share = -1;
-        if (group_init(&groups[gi], PyTuple_GET_ITEM(specs, gi)) < 0) goto done;
-        if (base < 0 && group_count > 1 && groups[gi].mode == SPLIT && !groups[gi].lowercase)
-            base = (int)gi;
+        p->group_count = gi + 1;
+        if (group_init(&groups[gi], PyTuple_GET_ITEM(specs, gi)) < 0) return -1;
+        if (p->base < 0 && group_count > 1 && groups[gi].mode == SPLIT && !groups[gi].lowercase)
+            p->base = (int)gi;
     }
     /* Then the groups that may lend their tokens (shares_tokens) before those that take them:
      * str.split() before Perl's split, 13a before mteval's folded 13a. */
     Py_ssize_t placed = 0;
-    if (base >= 0) tokenize_order[placed++] = base;
+    if (p->base >= 0) p->tokenize_order[placed++] = p->base;
     for (int lender = 1; lender >= 0; lender--)
         for (Py_ssize_t gi = 0; gi < group_count; gi++) {
             int mode = groups[gi].mode;
-            if (gi != base && (mode != PERL_SPLIT && mode != V13A_ASCII_LC) == lender)
-                tokenize_order[placed++] = (int)gi;
+            if (gi != p->base && (mode != PERL_SPLIT && mode != V13A_ASCII_LC) == lender)
+                p->tokenize_order[placed++] = (int)gi;
         }
     for (Py_ssize_t k = 0; k < group_count; k++) {
-        Group *g = &groups[tokenize_order[k]];
+        Group *g = &groups[p->tokenize_order[k]];
         for (Py_ssize_t e = 0; e < k && g->share < 0; e++) {
-            int kind = shares_tokens(&groups[tokenize_order[e]], g);
+            int kind = shares_tokens(&groups[p->tokenize_order[e]], g);
             if (kind) {
-                g->share = tokenize_order[e];
+                g->share = p->tokenize_order[e];
                 g->fold = kind == 2;
             }
         }
     }
-    hyp_iter = PyObject_GetIter(hypotheses);
-    if (!hyp_iter) goto done;
+    return 0;
+}
+
+/* One segment through every group of the pass, into their sums: 0, or -1 with an exception
+ * set. */
+static int pass_segment(Pass *p, PyObject *hyp_text, PyObject *ref_texts) {
+    PyObject *ref_seq = PySequence_Fast(ref_texts, "references must be sequences");
+    if (!ref_seq) return -1;
+    Py_ssize_t R = PySequence_Fast_GET_SIZE(ref_seq);
+    PyObject **ref_items = PySequence_Fast_ITEMS(ref_seq);
+    Py_ssize_t group_count = p->group_count, kept_objects = 0;
+    int failed = grow((void **)&p->keeps, &p->keeps_cap,
+                      (R + 1) * (group_count ? group_count : 1), sizeof(PyObject *)) < 0;
+    for (Py_ssize_t k = 0; !failed && k < group_count; k++)
+        if (group_tokens(p->groups, p->tokenize_order[k], p->base, hyp_text, ref_items, R,
+                         p->keeps, &kept_objects) < 0)
+            failed = 1;
+    for (Py_ssize_t k = 0; !failed && k < group_count; k++)
+        if (group_ids(&p->work, p->groups, p->tokenize_order[k], R) < 0) failed = 1;
+    for (int gi = 0; !failed && gi < group_count; gi++)
+        if (group_counts(&p->work, p->groups, gi, R) < 0) failed = 1;
+    for (Py_ssize_t k = 0; k < kept_objects; k++) Py_DECREF(p->keeps[k]);
+    Py_DECREF(ref_seq);
+    return failed ? -1 : 0;
+}
+
+/* Every segment of the two iterables, in step, through the pass; ``after(p, context)`` after
+ * each one (NULL: nothing). 0, or -1 with an exception set. */
+static int pass_run(Pass *p, PyObject *hypotheses, PyObject *references,
+                    int (*after)(Pass *, void *), void *context) {
+    int status = -1;
+    PyObject *hyp_iter = PyObject_GetIter(hypotheses), *ref_iter = NULL;
+    if (!hyp_iter) return -1;
     ref_iter = PyObject_GetIter(references);
     if (!ref_iter) goto done;
     for (long long segment = 0;; segment++) {
@@ -1620,42 +1679,232 @@ static PyObject *native_count(PyObject *self, PyObject *args) {
             }
             break;
         }
-        PyObject *ref_seq = PySequence_Fast(ref_texts, "references must be sequences");
+        int failed = pass_segment(p, hyp_text, ref_texts) < 0;
         Py_DECREF(ref_texts);
-        if (!ref_seq) { Py_DECREF(hyp_text); goto done; }
-        Py_ssize_t R = PySequence_Fast_GET_SIZE(ref_seq);
-        PyObject **ref_items = PySequence_Fast_ITEMS(ref_seq);
-        Py_ssize_t kept_objects = 0;
-        int failed = grow((void **)&keeps, &keeps_cap, (R + 1) * (group_count ? group_count : 1),
-                          sizeof(PyObject *)) < 0;
-        for (Py_ssize_t k = 0; !failed && k < group_count; k++)
-            if (group_tokens(groups, tokenize_order[k], base, hyp_text, ref_items, R, keeps,
-                             &kept_objects) < 0)
-                failed = 1;
-        for (Py_ssize_t k = 0; !failed && k < group_count; k++)
-            if (group_ids(&work, groups, tokenize_order[k], R) < 0) failed = 1;
-        for (int gi = 0; !failed && gi < group_count; gi++)
-            if (group_counts(&work, groups, gi, R) < 0) failed = 1;
-        for (Py_ssize_t k = 0; k < kept_objects; k++) Py_DECREF(keeps[k]);
-        Py_DECREF(ref_seq);
         Py_DECREF(hyp_text);
-        if (failed) goto done;
+        if (failed || (after && after(p, context) < 0)) goto done;
     }
-    result = PyList_New(group_count);
+    status = 0;
+done:
+    Py_XDECREF(hyp_iter);
+    Py_XDECREF(ref_iter);
+    return status;
+}
+
+/* count(hypotheses, references, groups): one pass over the segments for every group
+ * ``(mode, prepare, lowercase, order, drops)``; per group, a list of sums per drop. */
+static PyObject *native_count(PyObject *self, PyObject *args) {
+    PyObject *hypotheses, *references, *specs, *result = NULL;
+    if (!PyArg_ParseTuple(args, "OOO!", &hypotheses, &references, &PyTuple_Type, &specs))
+        return NULL;
+    Pass pass;
+    if (pass_init(&pass, specs) < 0 || pass_run(&pass, hypotheses, references, NULL, NULL) < 0)
+        goto done;
+    result = PyList_New(pass.group_count);
     if (!result) goto done;
-    for (Py_ssize_t gi = 0; gi < group_count; gi++) {
-        PyObject *sums = group_result(&groups[gi]);
+    for (Py_ssize_t gi = 0; gi < pass.group_count; gi++) {
+        PyObject *sums = group_result(&pass.groups[gi]);
         if (!sums) { Py_CLEAR(result); goto done; }
         PyList_SET_ITEM(result, gi, sums);
     }
 done:
-    Py_XDECREF(hyp_iter);
-    Py_XDECREF(ref_iter);
-    for (Py_ssize_t gi = 0; gi < group_count; gi++) group_free(&groups[gi]);
-    PyMem_Free(groups);
-    PyMem_Free(keeps);
-    PyMem_Free(tokenize_order);
-    work_free(&work);
+    pass_free(&pass);
+    return result;
+}
+
+/* The rows segment_rows writes: one segment's statistics as ROW_MATCHES + order integers. */
+typedef struct {
+    long long *items;
+    Py_ssize_t size, cap;
+} Rows;
+
+/* After a segment of segment_rows: its row under the one group's first variant. */
+static int append_row(Pass *p, void *context) {
+    Rows *rows = context;
+    const Group *g = &p->groups[0];
+    int order = g->order;
+    if (grow((void **)&rows->items, &rows->cap, rows->size + ROW_MATCHES + order,
+             sizeof(long long)) < 0)
+        return -1;
+    long long *row = rows->items + rows->size;
+    int drop = g->drop[0];
+    Py_ssize_t R = g->segment_refs, rules[5];
+    Py_ssize_t count = reference_rules(g->hyp.size, g->ref_lens, drop ? g->kept : NULL, R,
+                                       rules);
+    row[ROW_HYP_LEN] = g->hyp.size;
+    row[ROW_REFERENCES] = count;
+    for (int rule = 0; rule < 5; rule++) row[ROW_CLOSEST_SHORTER + rule] = count ? rules[rule] : 0;
+    row[ROW_DROPPED] = R - count;
+    memcpy(row + ROW_MATCHES, drop && g->recount ? g->kept_matches : g->matches,
+           (size_t)order * sizeof(long long));
+    rows->size += ROW_MATCHES + order;
+    return 0;
+}
+
+/* segment_rows(hypotheses, references, groups): each segment's statistics under the first
+ * group ``(mode, prepare, lowercase, order, (drop,))`` (the others: a base it may take its
+ * tokens from), as bytes of native int64: per segment ROW_MATCHES + order of them
+ * (_sentence.h), in order. */
+static PyObject *native_segment_rows(PyObject *self, PyObject *args) {
+    PyObject *hypotheses, *references, *specs, *result = NULL;
+    if (!PyArg_ParseTuple(args, "OOO!", &hypotheses, &references, &PyTuple_Type, &specs))
+        return NULL;
+    Pass pass;
+    Rows rows = {0};
+    if (PyTuple_GET_SIZE(specs) < 1) {
+        PyErr_SetString(PyExc_ValueError, "segment rows need a group");
+        return NULL;
+    }
+    if (pass_init(&pass, specs) < 0) goto done;
+    if (pass.groups[0].variants != 1) {
+        PyErr_SetString(PyExc_ValueError, "segment rows are of one drop variant");
+        goto done;
+    }
+    if (pass_run(&pass, hypotheses, references, append_row, &rows) < 0) goto done;
+    result = PyBytes_FromStringAndSize((const char *)rows.items,
+                                       rows.size * (Py_ssize_t)sizeof(long long));
+done:
+    pass_free(&pass);
+    PyMem_Free(rows.items);
+    return result;
+}
+
+/* Every token of ``T`` texts numbered by first use across them all (equal tokens, equal
+ * numbers) into ``ids`` (the texts' tokens one after another); the number of distinct tokens
+ * into ``*distinct``. */
+static int numbered_across(Work *w, const Spans *texts, Py_ssize_t T, int32_t *ids,
+                           int32_t *distinct) {
+    Py_ssize_t total = token_count(&texts[0], texts + 1, T - 1);
+    const Span **first = PyMem_Malloc((size_t)(total + 1) * sizeof(Span *));
+    if (!first) { PyErr_NoMemory(); return -1; }
+    Py_ssize_t mask = token_table(w, total);
+    if (mask < 0) { PyMem_Free(first); return -1; }
+    *distinct = 0;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t k = 0; k < T; k++) {
+        for (Py_ssize_t i = 0; i < texts[k].size; i++, at++) {
+            const Span *t = &texts[k].items[i];
+            Py_ssize_t slot = (Py_ssize_t)(t->hash & (uint64_t)mask);
+            for (;;) {
+                int32_t entry = w->token_slots[slot];
+                if (entry == 0) {
+                    w->token_slots[slot] = *distinct + 1;
+                    first[*distinct] = t;
+                    ids[at] = (*distinct)++;
+                    break;
+                }
+                if (span_equal(first[entry - 1], t)) { ids[at] = entry - 1; break; }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
+    PyMem_Free(first);
+    return 0;
+}
+
+/* pairwise_rows(texts, candidates, evidence, groups): the row (segment_rows') of every
+ * candidate -- the first ``candidates`` texts -- against every evidence text -- the texts from
+ * index ``evidence`` on (0: the candidates themselves) -- as its one reference.
+ * Each text is tokenized once, under the first group (the others: a base it may take its
+ * tokens from), and numbered once across all of them; a pair renumbers the reference's
+ * tokens by the candidate's and counts. Where the group leaves out empty references, an
+ * evidence text that is '' is one left out. Rows in order: candidate by candidate. */
+static PyObject *native_pairwise_rows(PyObject *self, PyObject *args) {
+    PyObject *texts, *specs, *result = NULL, *seq = NULL;
+    Py_ssize_t candidates, first_evidence;
+    if (!PyArg_ParseTuple(args, "OnnO!", &texts, &candidates, &first_evidence, &PyTuple_Type,
+                          &specs))
+        return NULL;
+    if (PyTuple_GET_SIZE(specs) < 1) {
+        PyErr_SetString(PyExc_ValueError, "pairwise rows need a group");
+        return NULL;
+    }
+    Pass pass;
+    Rows rows = {0};
+    int32_t *ids = NULL, *local = NULL, *hyp_ids = NULL, *ref_ids = NULL;
+    Py_ssize_t kept_objects = 0, *offsets = NULL;
+    if (pass_init(&pass, specs) < 0) goto done;
+    seq = PySequence_Fast(texts, "texts must be a sequence");
+    if (!seq) goto done;
+    Py_ssize_t T = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    if (candidates < 0 || candidates > T || first_evidence < 0 || first_evidence > T) {
+        PyErr_SetString(PyExc_ValueError, "candidates or evidence beyond the texts");
+        goto done;
+    }
+    if (T == 0) {
+        result = PyBytes_FromStringAndSize("", 0);
+        goto done;
+    }
+    Group *g = &pass.groups[0];
+    int order = g->order, drop = g->drop[0];
+    if (grow((void **)&pass.keeps, &pass.keeps_cap, (T + 1) * pass.group_count,
+             sizeof(PyObject *)) < 0)
+        goto done;
+    for (Py_ssize_t k = 0; k < pass.group_count; k++)
+        if (group_tokens(pass.groups, pass.tokenize_order[k], pass.base, items[0], items, T,
+                         pass.keeps, &kept_objects) < 0)
+            goto done;
+    Py_ssize_t total = token_count(&g->refs[0], g->refs + 1, T - 1);
+    int32_t distinct;
+    ids = PyMem_Malloc((size_t)(total + 1) * sizeof(int32_t));
+    offsets = PyMem_Malloc((size_t)(T + 1) * sizeof(Py_ssize_t));
+    if (!ids || !offsets) { PyErr_NoMemory(); goto done; }
+    offsets[0] = 0;
+    for (Py_ssize_t k = 0; k < T; k++) offsets[k + 1] = offsets[k] + g->refs[k].size;
+    if (numbered_across(&pass.work, g->refs, T, ids, &distinct) < 0) goto done;
+    local = PyMem_Malloc((size_t)(distinct + 1) * sizeof(int32_t));
+    hyp_ids = PyMem_Malloc((size_t)(total + 1) * sizeof(int32_t));
+    ref_ids = PyMem_Malloc((size_t)(total + 1) * sizeof(int32_t));
+    if (!local || !hyp_ids || !ref_ids) { PyErr_NoMemory(); goto done; }
+    for (int32_t d = 0; d < distinct; d++) local[d] = -1;
+    Py_ssize_t evidence = T - first_evidence, width = ROW_MATCHES + order;
+    if (grow((void **)&rows.items, &rows.cap, candidates * evidence * width + 1,
+             sizeof(long long)) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < candidates; i++) {
+        if (PyErr_CheckSignals() < 0) goto done;
+        const int32_t *text = ids + offsets[i];
+        Py_ssize_t H = g->refs[i].size;
+        int32_t next = 0;
+        for (Py_ssize_t p = 0; p < H; p++) {
+            if (local[text[p]] < 0) local[text[p]] = next++;
+            hyp_ids[p] = local[text[p]];
+        }
+        for (Py_ssize_t j = first_evidence; j < T; j++) {
+            long long *row = rows.items + rows.size;
+            const Spans *ref = &g->refs[j];
+            int left_out = drop && PyUnicode_GET_LENGTH(items[j]) == 0;
+            row[ROW_HYP_LEN] = H;
+            row[ROW_REFERENCES] = !left_out;
+            for (int rule = 0; rule < 5; rule++)
+                row[ROW_CLOSEST_SHORTER + rule] = left_out ? 0 : ref->size;
+            row[ROW_DROPPED] = left_out;
+            if (left_out) {
+                memset(row + ROW_MATCHES, 0, (size_t)order * sizeof(long long));
+            } else {
+                const int32_t *other = ids + offsets[j];
+                for (Py_ssize_t q = 0; q < ref->size; q++) ref_ids[q] = local[other[q]];
+                if (count_matches(&pass.work, hyp_ids, H, ref_ids, ref, 1, order,
+                                  row + ROW_MATCHES) < 0)
+                    goto done;
+            }
+            rows.size += width;
+        }
+        for (Py_ssize_t p = 0; p < H; p++) local[text[p]] = -1;
+    }
+    result = PyBytes_FromStringAndSize((const char *)rows.items,
+                                       rows.size * (Py_ssize_t)sizeof(long long));
+done:
+    for (Py_ssize_t k = 0; k < kept_objects; k++) Py_DECREF(pass.keeps[k]);
+    Py_XDECREF(seq);
+    pass_free(&pass);
+    PyMem_Free(rows.items);
+    PyMem_Free(ids);
+    PyMem_Free(offsets);
+    PyMem_Free(local);
+    PyMem_Free(hyp_ids);
+    PyMem_Free(ref_ids);
     return result;
 }
 
@@ -1677,6 +1926,13 @@ static PyObject *native_set_unicode_classes(PyObject *self, PyObject *table) {
 static PyMethodDef methods[] = {
     {"count", native_count, METH_VARARGS,
      "count(hypotheses, references, groups) -> per group, a list of sums per drop"},
+    {"segment_rows", native_segment_rows, METH_VARARGS,
+     "segment_rows(hypotheses, references, group) -> each segment's row, as int64 bytes"},
+    {"pairwise_rows", native_pairwise_rows, METH_VARARGS,
+     "pairwise_rows(texts, candidates, evidence, groups) -> each candidate's row against each "
+     "evidence text"},
+    {"sentence_scores", native_sentence_scores, METH_VARARGS,
+     "sentence_scores(rows, order, plan) -> (scores, the rows left to Python)"},
     {"set_unicode_classes", native_set_unicode_classes, METH_O,
      "set_unicode_classes(table): T2T's character classes, one byte per code point"},
     {NULL, NULL, 0, NULL},

@@ -29,6 +29,7 @@ from bleu_harness.bleu.api import Request, _finish, check_input, plan
 from bleu_harness.bleu.conventions import get_convention
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.counting import clipping, preparer, segment_counter
+from bleu_harness.bleu.kernel import kernel, pairwise_rows
 from bleu_harness.bleu.options import FrozenOptions
 from bleu_harness.bleu.result import BleuResult, ConventionDeclined, ConventionError
 from bleu_harness.bleu.tokenizers import why_unavailable
@@ -57,6 +58,10 @@ class Scorer:
         self.order = self.convention.required_order(self.options)
         self._count = segment_counter(key, self.order)
         self._finish = self.convention.finish
+        declared = self.convention.sentence_arithmetic
+        #: The C kernel that scores a batch at once, where this convention and these options
+        #: have one (:mod:`bleu_harness.bleu.kernel`); ``None``: each sentence in Python.
+        self.kernel = kernel(declared and declared(self.options), key, self.order)
         #: The signature every score of this scorer has (as ``BleuResult.signature``).
         self.signature = self.convention.knobs(self.options, LEVEL).signature(
             self.convention.name)
@@ -69,7 +74,11 @@ class Scorer:
     def score(self, hypothesis: str, references: Sequence[str]) -> float:
         """The sentence score of ``hypothesis`` against ``references``, on the convention's
         own scale (SacreBLEU's 0-100, NLTK's 0-1)."""
-        return self.from_statistics(self.statistics(hypothesis, references))
+        if self.kernel is None:
+            return self.from_statistics(self.statistics(hypothesis, references))
+        _check_pair(hypothesis, references)
+        scores, left = self.kernel.scores((hypothesis,), (references,))
+        return self.from_statistics(self._count(hypothesis, references)) if left else scores[0]
 
     def from_statistics(self, stats: CorpusStats) -> float:
         """The sentence score of counted statistics (:meth:`statistics`, :func:`pairwise`)."""
@@ -84,15 +93,22 @@ class Scorer:
                ) -> list[float]:
         """:meth:`score` of each pair (``references[i]`` are ``hypotheses[i]``'s)."""
         check_input(hypotheses, references, "corpus")
-        count, finish, options = self._count, self._finish, self.options
-        out = []
-        for i, (hypothesis, refs) in enumerate(zip(hypotheses, references)):
-            try:
-                out.append(finish(count(hypothesis, refs), LEVEL, options).scores[0])
-            except ConventionError as error:
-                error.add_note(f"at sentence {i} of the batch")
-                raise
-        return out
+        if self.kernel is None:
+            return [self._in_python(i, h, refs)
+                    for i, (h, refs) in enumerate(zip(hypotheses, references))]
+        scores, left = self.kernel.scores(hypotheses, references)
+        for i in left:
+            scores[i] = self._in_python(i, hypotheses[i], references[i])
+        return scores
+
+    def _in_python(self, i: int, hypothesis: str, references: Sequence[str]) -> float:
+        """Pair ``i`` of a batch, counted and finished in Python."""
+        try:
+            return self._finish(self._count(hypothesis, references), LEVEL,
+                                self.options).scores[0]
+        except ConventionError as error:
+            error.add_note(f"at sentence {i} of the batch")
+            raise
 
 
 def sentence_results(pairs: Iterable[tuple[str, Sequence[str]]], requests: Sequence[Request],
@@ -151,38 +167,66 @@ def pairwise(candidates: Sequence[str], convention: str = "nltk", *,
     whole group, not once per pair; each score is the one ``score`` gives for that pair,
     bit for bit."""
     scorer = Scorer(convention, **options)
-    evidence = list(candidates) if references is None else list(references)
-    for what, texts in (("candidates", candidates), ("references", evidence)):
+    for what, texts in (("candidates", candidates), ("references", references)):
+        if what == "references" and texts is None:
+            continue
         if isinstance(texts, str) or not isinstance(texts, Sequence):
             raise ValueError(f"{what} must be a list of strings")
         for j, text in enumerate(texts):
             if not isinstance(text, str):
                 raise ValueError(f"{what}[{j}] must be a string, got {type(text).__name__}")
-    prepare, order = preparer(scorer.preprocessing), scorer.order
-    clip = clipping(scorer.preprocessing)
-    drop = scorer.preprocessing.drop_empty_references
+    evidence = list(candidates if references is None else references)
+    if scorer.kernel is not None:
+        return _pairwise_in_c(scorer, list(candidates), evidence, references is None)
+    prepare = preparer(scorer.preprocessing)
     hypotheses = [prepare(text) for text in candidates]
     targets = [prepare(text) for text in evidence]
-    utility: list[list[float | None]] = []
-    for i, hyp in enumerate(hypotheses):
-        row: list[float | None] = []
-        for j, ref in enumerate(targets):
-            if references is None and i == j:
-                row.append(None)
-                continue
-            dropped = drop and evidence[j] == ""
-            refs = [] if dropped else [ref]
-            stats = CorpusStats.of_segment(order, len(hyp), [len(r) for r in refs],
-                                           clip(hyp, refs, order), int(dropped),
-                                           scorer.preprocessing.segments)
-            try:
-                row.append(scorer.from_statistics(stats))
-            except ConventionError as error:
-                error.add_note(f"at candidate {i} against "
-                               f"{'candidate' if references is None else 'reference'} {j}")
-                raise
-        utility.append(row)
+    return [[None if references is None and i == j
+             else _pair_in_python(scorer, i, j, hyp, ref, evidence[j] == "", references is None)
+             for j, ref in enumerate(targets)] for i, hyp in enumerate(hypotheses)]
+
+
+def _pairwise_in_c(scorer: Scorer, candidates: list[str], evidence: list[str],
+                   among_themselves: bool) -> list[list[float | None]]:
+    """:func:`pairwise` by the C kernel: each text tokenized and numbered once, every pair
+    counted and scored in C; a pair the kernel leaves to Python is scored there."""
+    kernel_of = scorer.kernel
+    texts = candidates if among_themselves else candidates + evidence
+    rows = pairwise_rows(texts, len(candidates), 0 if among_themselves else len(candidates),
+                       kernel_of.specs)
+    flat, left = kernel_of.score_rows(rows)
+    width = len(evidence)
+    if left:
+        prepare = preparer(scorer.preprocessing)
+        for index in left:
+            i, j = divmod(index, width)
+            if not (among_themselves and i == j):
+                flat[index] = _pair_in_python(scorer, i, j, prepare(candidates[i]),
+                                              prepare(evidence[j]), evidence[j] == "",
+                                              among_themselves)
+    utility = [flat[i * width:(i + 1) * width] for i in range(len(candidates))]
+    if among_themselves:
+        for i, row in enumerate(utility):
+            row[i] = None
     return utility
+
+
+def _pair_in_python(scorer: Scorer, i: int, j: int, hyp, ref, empty: bool,
+                    among_themselves: bool) -> float:
+    """Candidate ``i`` (tokens ``hyp``) against evidence ``j`` (tokens ``ref``, the text
+    ``''`` where ``empty``) as its one reference, counted and finished in Python."""
+    dropped = scorer.preprocessing.drop_empty_references and empty
+    refs = [] if dropped else [ref]
+    order = scorer.order
+    stats = CorpusStats.of_segment(order, len(hyp), [len(r) for r in refs],
+                                   clipping(scorer.preprocessing)(hyp, refs, order),
+                                   int(dropped), scorer.preprocessing.segments)
+    try:
+        return scorer.from_statistics(stats)
+    except ConventionError as error:
+        error.add_note(f"at candidate {i} against "
+                       f"{'candidate' if among_themselves else 'reference'} {j}")
+        raise
 
 
 def mbr_choice(candidates: Sequence[str], convention: str = "nltk", *,

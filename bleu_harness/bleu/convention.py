@@ -13,6 +13,7 @@ from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.options import Option, option_names, resolve_options
 
 if TYPE_CHECKING:
+    from bleu_harness.bleu.kernel import SentenceArithmetic
     from bleu_harness.bleu.knobs import KnobSettings
 
 
@@ -78,6 +79,9 @@ class Convention:
     #: Whether a ``tokenize`` option takes the user's own callable too (torchmetrics'
     #: ``SacreBLEUScore`` takes only the names of its tokenizers).
     callable_tokenizer: bool = True
+    #: What ``finish`` scores one sentence with, at these options, where the C kernel may
+    #: score a batch of sentences for it (:mod:`bleu_harness.bleu.kernel`); ``None``: never.
+    sentence_arithmetic: Callable[[Mapping[str, Any]], SentenceArithmetic | None] | None = None
 
     def signature(self, level: str = "corpus", **options: Any) -> str:
         """The signature string of this convention with ``options`` (defaults otherwise)."""
@@ -110,8 +114,9 @@ class Convention:
         """The convention a module declares: its ``NAME``, ``DESCRIPTION``, ``OPTIONS``
         (:class:`~bleu_harness.bleu.options.Option`), ``VARIANTS``, optional
         ``CASE_TOKENIZERS`` and ``CALLABLE_TOKENIZER`` (default true), its
-        ``preprocessing``, ``required_order``, ``knobs`` and ``finish``, and a ``resolve``
-        only where checking each option alone is not enough.
+        ``preprocessing``, ``required_order``, ``knobs`` and ``finish``, a ``resolve``
+        only where checking each option alone is not enough, and a ``sentence_arithmetic``
+        where its ``finish`` scores a sentence by the knob arithmetic alone.
         The scale and the precision are read from its knob settings at the defaults
         (``scale``; ``float32`` -> about 1e-6), or the precision from an optional
         ``PRECISION`` (a float64 result of float32 steps: ignite's macro average)."""
@@ -127,7 +132,8 @@ class Convention:
             precision=getattr(module, "PRECISION",
                               FLOAT32_TOLERANCE if defaults.float32 else 0.0),
             variants=module.VARIANTS,
-            callable_tokenizer=getattr(module, "CALLABLE_TOKENIZER", True))
+            callable_tokenizer=getattr(module, "CALLABLE_TOKENIZER", True),
+            sentence_arithmetic=getattr(module, "sentence_arithmetic", None))
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,16 @@ def _python_only(key: Preprocessing) -> bool:
     return key.segments or splits_by_role(key) or clips_its_own_way(key)
 
 
+def native_group(key: Preprocessing, order: int) -> native.Group | None:
+    """The C pass's group for ``key`` at ``order``, or ``None`` where ``key`` is counted in
+    Python: fairseq's ids in corpus order, each segment's statistics kept, a tokenizer that
+    clips its own way, or no C pass."""
+    if (counts_in_order(key) or not native.AVAILABLE or key.segments
+            or clips_its_own_way(key)):
+        return None
+    return (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key))
+
+
 def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[str]], CorpusStats]:
     """``(hypothesis, references) -> CorpusStats`` of that one segment under ``key`` to
     ``order``: :func:`count` with everything that does not depend on the segment worked out
@@ -173,15 +183,17 @@ def segment_counter(key: Preprocessing, order: int) -> Callable[[str, Sequence[s
             return count_in_order((hypothesis,), (references,), key, order)
 
         return one_line
-    if native.AVAILABLE and not key.segments and not clips_its_own_way(key):
-        return native.segment_counter(
-            (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key)))
+    group = native_group(key, order)
+    if group is not None:
+        return native.segment_counter(group)
     needed = {key: order}
 
     def counted(hypothesis: str, references: Sequence[str]) -> CorpusStats:
         return count_in_python((hypothesis,), (references,), needed)[key]
 
     return counted
+
+
 def count_in_c(
     hypotheses: Iterable[str],
     references: Iterable[Sequence[str]],

@@ -133,6 +133,16 @@ def _spec(group: Group) -> tuple:
             tuple(drop for _, drop in orders_and_drops))
 
 
+def row_specs(group: Group) -> tuple:
+    """What ``_native.segment_rows`` is told to count a row of one group's single
+    ``(order, drop)``: the group, and the ``str.split()`` base it may take its tokens from
+    (:data:`_SPLIT_BASE`)."""
+    specs = [_spec(group)]
+    if _wants_a_split_base(specs):
+        specs.append(_SPLIT_BASE)
+    return tuple(specs)
+
+
 def segment_counter(group: Group) -> Callable[[str, Sequence[str]], CorpusStats]:
     """The statistics of one segment under one group's single ``(order, drop)``, by the C
     pass, with everything that does not depend on the segment worked out once (a batch of

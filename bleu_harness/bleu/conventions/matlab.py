@@ -40,6 +40,7 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.kernel import SentenceArithmetic
 from bleu_harness.bleu.knobs import KnobSettings, case_and_tokenizer, input_rules, remembered
 from bleu_harness.bleu.options import (
     Option,
@@ -83,6 +84,12 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     c = compute(corpus, knobs(options, level))
     precisions = tuple(m / t if t else 0.0 for m, t in zip(c.matches, c.totals))
     return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
+
+
+def sentence_arithmetic(options: Mapping[str, Any]) -> SentenceArithmetic | None:
+    """A sentence's score by :func:`finish`: the knob arithmetic; its check refuses only a
+    segment without references."""
+    return SentenceArithmetic(knobs(options, "sentence"))
 
 
 #: What ``bleu-harness identify`` searches.

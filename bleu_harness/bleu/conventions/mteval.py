@@ -65,6 +65,7 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, Computation, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.kernel import SentenceArithmetic
 from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
@@ -210,6 +211,13 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
         details={"cumulative": cumulative, "individual": individual, "counts": matches,
                  "totals": totals},
         report="\n".join(report_lines))
+
+
+def sentence_arithmetic(options: Mapping[str, Any]) -> SentenceArithmetic | None:
+    """A sentence's score by :func:`finish`: the knob arithmetic at order 4 (its BLEU
+    score); its checks refuse only a segment without references, an empty output (the old
+    scripts) or a reference length of 0 (v12's report line)."""
+    return SentenceArithmetic(knobs(options, "sentence"))
 
 
 def perl_number(value: float) -> str:

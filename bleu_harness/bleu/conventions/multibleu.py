@@ -52,6 +52,7 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.kernel import SentenceArithmetic
 from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
@@ -159,6 +160,14 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
                   "ref_len=%d)" % (c.scores[0], *precisions, c.bp, ratio, c.hyp_len, c.ref_len))
     return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len,
                     details={"ratio": ratio}, report=report)
+
+
+def sentence_arithmetic(options: Mapping[str, Any]) -> SentenceArithmetic | None:
+    """A sentence's score by :func:`finish`: the knob arithmetic; its checks refuse a
+    segment without references, an empty reference or output, and the WMT06 script one of
+    fewer than 4 words (an order without n-grams)."""
+    return SentenceArithmetic(knobs(options, "sentence"),
+                              min_hyp_len=ORDER if options["script"] == "wmt06" else 1)
 
 
 #: What ``bleu-harness identify`` searches.

@@ -38,6 +38,7 @@ from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import NLTK
+from bleu_harness.bleu.kernel import SentenceArithmetic
 from bleu_harness.bleu.knobs import KnobSettings, input_rules, remembered
 from bleu_harness.bleu.options import (
     Option,
@@ -197,6 +198,13 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     bp = 1 if c.hyp_len > c.ref_len else 0 if c.hyp_len == 0 else c.bp
     return Finished(c.scores, tuple(m / d for m, d in zip(matches, denominators)), matches,
                     denominators, bp, c.hyp_len, c.ref_len)
+
+
+def sentence_arithmetic(options: Mapping[str, Any]) -> SentenceArithmetic | None:
+    """A sentence's score by :func:`finish`: the knob arithmetic with the int 0 as its
+    no-match return; its checks refuse a segment without references (and the releases
+    whose rules are no knob have settings the kernel's plan declines)."""
+    return SentenceArithmetic(knobs(options, "sentence"), zero=0)
 
 
 def _check_some_segment(corpus: CorpusStats, order: int) -> None:

@@ -30,6 +30,7 @@ from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.history import SACREBLEU
+from bleu_harness.bleu.kernel import SentenceArithmetic
 from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
@@ -211,6 +212,16 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
                     c.hyp_len, c.ref_len,
                     library_signature=library_signature(options, corpus.fewest_references,
                                                         corpus.most_references))
+
+
+def sentence_arithmetic(options: Mapping[str, Any]) -> SentenceArithmetic | None:
+    """A sentence's score by :func:`finish`: the knob arithmetic with the statistics' orders
+    as ``available``; ``_check_references`` refuses only a segment left without a
+    reference. SacreBLEU 1.x at another order than 4 declines every input."""
+    rules = SACREBLEU.rules(options["version"])
+    if rules["max_order"] == "4 only" and options["max_ngram_order"] != 4:
+        return None
+    return SentenceArithmetic(knobs(options, "sentence"), available=options["max_ngram_order"])
 
 
 #: What SacreBLEU's signature calls a tokenizer, where that is not its name: the

@@ -25,6 +25,7 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.kernel import SentenceArithmetic
 from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
@@ -73,6 +74,12 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     c = compute(corpus, knobs(options, level))
     precisions = tuple(100 * p for p, _ in c.precisions) or (0.0,) * len(c.matches)
     return Finished(c.scores, precisions, c.matches, c.totals, c.bp, c.hyp_len, c.ref_len)
+
+
+def sentence_arithmetic(options: Mapping[str, Any]) -> SentenceArithmetic | None:
+    """A sentence's score by :func:`finish`: the knob arithmetic, of one reference that is
+    not empty."""
+    return SentenceArithmetic(knobs(options, "sentence"), single_reference=True)
 
 
 #: What ``bleu-harness identify`` searches.

@@ -31,6 +31,7 @@ from typing import Any
 from bleu_harness.bleu.compute import Arithmetic, compute
 from bleu_harness.bleu.convention import Finished, Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
+from bleu_harness.bleu.kernel import SentenceArithmetic
 from bleu_harness.bleu.knobs import (
     KnobSettings,
     case_and_tokenizer,
@@ -102,6 +103,12 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
     c = compute(corpus, knobs(options, level))
     return Finished(c.scores, tuple(p for p, _ in c.precisions), c.matches, c.totals, c.bp,
                     c.hyp_len, c.ref_len, details={"ratio": float(c.hyp_len) / c.ref_len})
+
+
+def sentence_arithmetic(options: Mapping[str, Any]) -> SentenceArithmetic | None:
+    """A sentence's score by :func:`finish`: the knob arithmetic; :func:`check` refuses
+    only a segment without references, an empty reference or hypothesis, or no order."""
+    return SentenceArithmetic(knobs(options, "sentence"))
 
 
 #: What ``bleu-harness identify`` searches.
