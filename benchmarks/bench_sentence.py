@@ -25,11 +25,13 @@ where each goal of the sentence-level work stands in this run (:data:`GOALS`).
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import math
 import platform
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -207,6 +209,31 @@ def mbr(hyps: list[str], group: int, runs: int, ratios: dict[str, float]) -> lis
                            "bleuscore": "bleuscore `compute` (a call per pair)"})
 
 
+def memory(hyps: list[str], refs: list[list[str]]) -> list[str]:
+    """The batch API's peak memory beyond its inputs and its output (``tracemalloc``: the
+    peak of the call less the list of scores it returns), at N, 10 N and 100 N pairs after
+    one call to warm up: the goal is that it does not grow with N."""
+    lines = ["### Memory of the batch API (SacreBLEU's sentence BLEU, 1 reference)", "",
+             "| pairs | peak during the call (KiB) | the scores returned (KiB) | "
+             "beyond inputs and output (KiB) |", "|---:|---:|---:|---:|"]
+    beyond = []
+    sentence_scores(hyps, refs, "sacrebleu")
+    for times in (1, 10, 100):
+        many_hyps, many_refs = hyps * times, refs * times
+        gc.collect()
+        tracemalloc.start()
+        scores = sentence_scores(many_hyps, many_refs, "sacrebleu")
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        output = sys.getsizeof(scores) + sum(sys.getsizeof(s) for s in scores)
+        beyond.append(peak - output)
+        lines.append(f"| {len(many_hyps):,} | {peak / 1024:,.0f} | {output / 1024:,.0f} | "
+                     f"{(peak - output) / 1024:,.0f} |")
+    flat = beyond[-1] <= 1.25 * beyond[0] + 64 * 1024
+    return lines + ["", f"Memory beyond inputs and output flat in N (from N to 100 N at most "
+                        f"1.25× and 64 KiB more): {'yes' if flat else 'no'}.", ""]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -225,6 +252,7 @@ def main() -> None:
     out += per_pair(hyps, four, args.runs, "4 references", ratios)
     out += mbr(hyps, args.group, args.runs, ratios)
     out += goals_table(ratios)
+    out += memory(hyps, refs)
     print("\n".join(out))
 
 

@@ -16,6 +16,7 @@ in Python, so a batch gives what single calls give, bit for bit and exception fo
 from __future__ import annotations
 
 import builtins
+from itertools import islice
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,8 @@ _EMPTY_ORDER = {"zero": 0, "neutral": 1, "effective": 2, "reweigh": 0}
 _BP_FORM = {"r/c": 0, "1/ratio": 1, "exponent": 2}
 _LOG_SUM = {"mean": 0, "sum": 1, "fsum": 2}
 _MAX_WEIGHTS = 64
+#: Pairs counted into rows at a time by :meth:`Kernel.scores`.
+CHUNK = 1024
 
 
 def _sums_left_to_right() -> bool:
@@ -114,8 +117,22 @@ class Kernel:
     def scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
                ) -> tuple[list, list[int]]:
         """Each pair's score (a float, or the convention's early zero), and the indices of
-        the pairs left to Python (``None`` in the scores)."""
-        return self.score_rows(native._native.segment_rows(hypotheses, references, self.specs))
+        the pairs left to Python (``None`` in the scores). The rows are counted
+        :data:`CHUNK` pairs at a time, so memory beyond the scores does not grow with the
+        batch."""
+        if len(hypotheses) <= CHUNK:
+            return self.score_rows(native._native.segment_rows(hypotheses, references,
+                                                               self.specs))
+        scores: list = []
+        left: list[int] = []
+        hyp_iter, ref_iter = iter(hypotheses), iter(references)
+        for start in range(0, len(hypotheses), CHUNK):
+            rows = native._native.segment_rows(islice(hyp_iter, CHUNK), islice(ref_iter, CHUNK),
+                                               self.specs)
+            chunk_scores, chunk_left = self.score_rows(rows)
+            scores += chunk_scores
+            left += [start + i for i in chunk_left]
+        return scores, left
 
     def score_rows(self, rows: bytes) -> tuple[list, list[int]]:
         """:meth:`scores` of rows already counted (``segment_rows``, ``pairwise_rows``)."""
