@@ -251,7 +251,7 @@ def read_segments(path: str | Path, limit: int | None = None,
         segments: list[str] = []
         with open_input(path) as handle:
             while line := next_line(handle, path, len(segments) + 1):
-                segments.append(_decoded_line(line, path, len(segments) + 1))
+                segments.append(decoded_line(line, path, len(segments) + 1))
         return segments
     lines = _read_text(path, limit, read).split("\n")
     if lines and lines[-1] == "":
@@ -355,14 +355,14 @@ def stream_parallel(hyp_path: str, ref_paths: Sequence[str]) -> Iterator[tuple[s
                     _unequal(paths, handles, ended, number)
                 return
             number += 1
-            lines = [_decoded_line(line, path, number) for line, path in zip(raw, paths)]
+            lines = [decoded_line(line, path, number) for line, path in zip(raw, paths)]
             yield lines[0], lines[1:]
     finally:
         for handle in handles:
             handle.close()
 
 
-def _decoded_line(line: bytes, path: str, number: int) -> str:
+def decoded_line(line: bytes, path: str, number: int) -> str:
     if line.endswith(b"\n"):
         line = line[:-1]
     if line.endswith(b"\r"):

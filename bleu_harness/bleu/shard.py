@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bleu_harness.bleu.api import check_input
@@ -118,13 +118,45 @@ def _numbered(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, int]]:
 
 def _in_order(pool: ProcessPoolExecutor, chunks: Iterable[Chunk], needed: dict,
               window: int) -> Iterator[Stats]:
+    return _results_in_order(pool, ((count_chunk, chunk, needed, first)
+                                    for chunk, first in _numbered(chunks)), window)
+
+
+def _results_in_order(pool: ProcessPoolExecutor, calls: Iterable[tuple],
+                      window: int) -> Iterator[Any]:
+    """Each call ``(function, *arguments)`` run in the pool, at most ``window`` at a time,
+    its result yielded in the calls' order (the first error raised in that order)."""
     pending: deque[Future] = deque()
-    for chunk, first in _numbered(chunks):
-        pending.append(pool.submit(count_chunk, chunk, needed, first))
+    for function, *arguments in calls:
+        pending.append(pool.submit(function, *arguments))
         if len(pending) >= window:
             yield pending.popleft().result()
     while pending:
         yield pending.popleft().result()
+
+
+def count_loaded(loaders: Sequence[Callable[[], Chunk]], needed: Mapping[Preprocessing, int],
+                 jobs: int) -> Stats:
+    """Statistics of chunks that the worker processes read themselves (``jobs`` 1: here, one
+    after another): each loader (a picklable callable, such as :class:`bleu_harness.line_ranges.LineRange`, whose ``first``
+    is its first segment's number) is called in a worker, its chunk counted there; only the
+    statistics come back, merged in order. The keys must not count in order (fairseq's ids
+    depend on every earlier segment: :func:`count_chunks` carries them)."""
+    needed = dict(needed)
+    if any(counts_in_order(key) for key in needed):
+        raise ValueError("statistics that depend on every earlier segment are counted in "
+                         "order (count_chunks), not from loaders")
+    if jobs == 1:
+        return merge((_count_loaded(loader, needed) for loader in loaders), needed)
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs) as pool:
+        calls = ((_count_loaded, loader, needed) for loader in loaders)
+        return merge(_results_in_order(pool, calls, 2 * jobs), needed)
+
+
+def _count_loaded(loader: Callable[[], Chunk], needed: Mapping[Preprocessing, int]) -> Stats:
+    return count_chunk(loader(), needed, getattr(loader, "first", 0))
 
 
 def count_on_dask(client: Any, chunks: Iterable[Chunk],

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from rich.console import Console
@@ -17,7 +19,8 @@ from bleu_harness.bleu.agreement import as_percent
 from bleu_harness.bleu.api import plan
 from bleu_harness.bleu.conventions import scores_agree, unknown_convention
 from bleu_harness.bleu.batch import sentence_results
-from bleu_harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks
+from bleu_harness.bleu.counting import counts_in_order
+from bleu_harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks, count_loaded
 from bleu_harness.cli.options import (
     add_format,
     jobs,
@@ -30,6 +33,7 @@ from bleu_harness.cli.options import (
     warn_of_subwords,
 )
 from bleu_harness.errors import InputError, UsageError
+from bleu_harness.line_ranges import LINES_PER_RANGE, UnequalFiles, line_ranges
 from bleu_harness.records import json_ready
 from bleu_harness.textfiles import is_sgml, read_parallel, stream_parallel
 
@@ -52,9 +56,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--sentence", action="store_true",
                         help="score every line on its own (sentence level) instead of the corpus")
     parser.add_argument("--jobs", "-j", type=jobs, default=1, metavar="N",
-                        help="count the corpus in N worker processes, a chunk of "
-                        f"{CHUNK_SEGMENTS:,} lines each (the result is the same bit for bit; "
-                        "default 1)")
+                        help="count the corpus in N worker processes, each reading its own "
+                        f"ranges of {LINES_PER_RANGE:,} lines of plain files (chunks of "
+                        f"{CHUNK_SEGMENTS:,} of a pipe or SGML); the result is the same bit "
+                        "for bit (default 1)")
     parser.add_argument("--tokenizer", type=load_tokenizer, metavar="MODULE:CALLABLE",
                         help="your own tokenizer, a function from text to a token list (e.g. "
                         "nltk:word_tokenize), for the conventions that take one (%s: the "
@@ -169,7 +174,7 @@ def run_score(args: ScoreArgs, console: Console) -> int:
         if args.sentence:
             return _score_sentences(args, requests, console)
         scoring = plan(requests, "corpus")
-        stats = count_chunks(chunked(_segments(args)), scoring.needed, args.jobs)
+        stats = _corpus_stats(args, scoring.needed)
         outcomes = scoring.finish(stats)
         segments = next(iter(stats.values())).segment_count if stats else 0
     except ValueError as error:
@@ -190,6 +195,27 @@ def _score_sentences(args: ScoreArgs, requests: list[Request], console: Console)
     else:
         _print_sentences(args, rows, console)
     return 0
+
+
+def _corpus_stats(args: ScoreArgs, needed: dict) -> dict:
+    """The statistics of the files: plain regular files of equal length are read in ranges
+    of lines, each range by the worker that counts it (:mod:`bleu_harness.line_ranges`; the
+    parent only finds where they begin); other files are streamed, in chunks."""
+    ranges = None
+    if not any(map(counts_in_order, needed)) and not any(
+            is_sgml(path) for path in (args.hyp_file, *args.ref_files)):
+        ranges = line_ranges(args.hyp_file, args.ref_files, LINES_PER_RANGE,
+                             args.remove_from_references or "")
+    if ranges is not None:
+        try:
+            stats = count_loaded(ranges, needed, args.jobs)
+        except UnequalFiles:  # the streaming reader says where
+            ranges = None
+    if ranges is None:
+        return count_chunks(chunked(_segments(args)), needed, args.jobs)
+    sample = islice(stream_parallel(args.hyp_file, args.ref_files), SUBWORD_SAMPLE)
+    deque(_watched_for_subwords(sample, args), maxlen=0)  # the streaming path's warnings
+    return stats
 
 
 def _segments(args: ScoreArgs) -> Iterator[tuple[str, list[str]]]:

@@ -1,0 +1,80 @@
+"""What ``score --jobs 2`` pays on two cores: ``bleu-harness score`` of generated files with
+``--jobs 1`` and ``--jobs 2``, each command a process of its own, taken in turn.
+
+    python benchmarks/bench_jobs.py [--segments 300000] [--refs 4] [--runs 5]
+
+Writes the corpus (benchmarks/data.py) to a temporary directory, runs each command
+``--runs`` times in turn and keeps its least wall time, checks that the two print the same
+JSON byte for byte, and prints Markdown: seconds, the speed-up, and whether it reaches the
+goal of 1.8 times on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from data import generated  # noqa: E402
+
+GOAL = 1.8
+#: The eight conventions the engine started with (all of them run Python tokenizers or a
+#: sentence mean too, which take minutes: benchmarks/bench_engine.py times them).
+FIRST_EIGHT = ("nltk", "sacrebleu", "matlab", "multi-bleu", "mteval-v13a", "tf-nmt",
+               "torchmetrics", "t2t")
+COMMAND = [sys.executable, "-m", "bleu_harness", "score"]
+
+
+def write(folder: Path, segments: int, refs: int) -> list[str]:
+    hyps, references = generated(segments, refs)
+    paths = [folder / "hyp.txt"] + [folder / f"ref{i}.txt" for i in range(refs)]
+    paths[0].write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    for i, path in enumerate(paths[1:]):
+        path.write_text("\n".join(r[i] for r in references) + "\n", encoding="utf-8")
+    return [str(path) for path in paths]
+
+
+def timed(command: list[str]) -> tuple[float, bytes]:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, check=True)
+    return time.perf_counter() - start, done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--segments", type=int, default=300_000)
+    parser.add_argument("--refs", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; best of {args.runs} runs "
+          f"of each command, taken in turn; {args.segments:,} segments x {args.refs} "
+          "references\n")
+    lines = ["| conventions | --jobs 1 (s) | --jobs 2 (s) | speed-up | goal ≥ 1.8× met |",
+             "|---|---:|---:|---:|---|"]
+    with tempfile.TemporaryDirectory() as folder:
+        paths = write(Path(folder), args.segments, args.refs)
+        for conventions in (["sacrebleu"], list(FIRST_EIGHT)):
+            chosen = [word for name in conventions for word in ("-c", name)]
+            commands = {jobs: COMMAND + paths + chosen + ["--format", "json", "--jobs", str(jobs)]
+                        for jobs in (1, 2)}
+            best: dict[int, float] = {1: float("inf"), 2: float("inf")}
+            outputs: dict[int, bytes] = {}
+            for _ in range(args.runs):
+                for jobs, command in commands.items():
+                    seconds, outputs[jobs] = timed(command)
+                    best[jobs] = min(best[jobs], seconds)
+            assert outputs[1] == outputs[2], "--jobs 2 printed other JSON than --jobs 1"
+            ratio = best[1] / best[2]
+            lines.append(f"| -c {' '.join(conventions) if len(conventions) == 1 else 'the first eight'} | {best[1]:.2f} | {best[2]:.2f} | "
+                         f"{ratio:.2f}× | {'yes' if ratio >= GOAL else 'no'} |")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
