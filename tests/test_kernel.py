@@ -14,7 +14,7 @@ from pathlib import Path
 from array import array
 
 import pytest
-from tiers import exhaustive_only
+from tiers import examples, exhaustive_only
 
 from bleu_harness.bleu import Scorer, native, pairwise, sentence_scores
 from bleu_harness.bleu import kernel as kernel_module
@@ -63,7 +63,7 @@ def _spread(cases: list, every: int) -> list:
             for i, (name, settings) in enumerate(cases)]
 
 
-CASES = _spread(ALL_CASES, 6)
+CASES = _spread(ALL_CASES, 8)
 
 
 def _bits(value) -> tuple:
@@ -117,7 +117,7 @@ def test_the_c_arithmetic_is_finish_on_random_statistics(name, settings):
         pytest.skip("the kernel's plan declines these settings (scored in Python)")
     rng = random.Random(f"{name}{sorted(settings.items())}")
     order = scorer.kernel.order
-    made = [_random_row(rng, order) for _ in range(600)]
+    made = [_random_row(rng, order) for _ in range(examples(600, 150))]
     rows = array("q", [value for row, _ in made for value in row]).tobytes()
     scores, left = native._native.sentence_scores(rows, order, scorer.kernel.plan)
     assert len(left) < len(made)  # most rows are the kernel's own
