@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from data import generated  # noqa: E402
+from data import write_corpus  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MEASURE = """
@@ -45,15 +45,6 @@ def measure(command: list[str]) -> tuple[float, float, str]:
     return peak, seconds, done.stderr
 
 
-def write(folder: Path, segments: int, refs: int) -> list[str]:
-    hyps, references = generated(segments, refs)
-    paths = [folder / "hyp.txt"] + [folder / f"ref{i}.txt" for i in range(refs)]
-    paths[0].write_text("\n".join(hyps) + "\n", encoding="utf-8")
-    for i, path in enumerate(paths[1:]):
-        path.write_text("\n".join(r[i] for r in references) + "\n", encoding="utf-8")
-    return [str(p) for p in paths]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--segments", type=int, nargs="+", default=[100_000, 300_000])
@@ -66,7 +57,7 @@ def main() -> None:
     baselines: dict[str, float] = {}
     for segments in [1, *args.segments]:
         with tempfile.TemporaryDirectory() as folder:
-            paths = write(Path(folder), segments, args.refs)
+            paths = write_corpus(Path(folder), segments, args.refs)
             name = f"{segments // 1000}k × {args.refs}"
             commands = [("bleu-harness score -c sacrebleu",
                          [str(BIN / "bleu-harness"), "score", *paths, "-c", "sacrebleu",

@@ -40,3 +40,14 @@ def generated(segments: int, references: int, seed: int = 13) -> tuple[list[str]
             segment_refs.append(" ".join(ref))
         refs.append(segment_refs)
     return hyps, refs
+
+
+def write_corpus(folder: Path, segments: int, references: int) -> list[str]:
+    """:func:`generated` written to ``folder`` as files for the command line: ``hyp.txt`` and
+    ``ref0.txt``... (one segment a line); their paths, the hypotheses' first."""
+    hyps, refs = generated(segments, references)
+    paths = [folder / "hyp.txt"] + [folder / f"ref{i}.txt" for i in range(references)]
+    paths[0].write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    for i, path in enumerate(paths[1:]):
+        path.write_text("\n".join(r[i] for r in refs) + "\n", encoding="utf-8")
+    return [str(path) for path in paths]

@@ -12,6 +12,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from tiers import exhaustive_only
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -70,3 +72,29 @@ def test_the_startup_benchmark_checks_the_score_and_says_where_the_goal_stands(m
     assert all(ours > 0 and theirs > 0 for _, ours, theirs in rows)
     lines = bench.table(rows)
     assert len(lines) == 4 and all(line.endswith(("yes |", "no |")) for line in lines[2:])
+
+
+def _load(name: str, monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, bench)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_sentence_benchmark_measures_the_batchs_memory(monkeypatch):
+    bench = _load("bench_sentence", monkeypatch)
+    hyps, refs = bench.deen_3000()
+    lines = bench.memory(hyps[:30], refs[:30])
+    rows = [line for line in lines if line.startswith("| ") and "pairs" not in line]
+    assert [row.split("|")[1].strip() for row in rows] == ["30", "300", "3,000"]
+    assert lines[-2].endswith(("yes.", "no."))
+
+
+@exhaustive_only
+def test_the_jobs_benchmark_checks_the_json_and_says_where_the_goal_stands(monkeypatch):
+    bench = _load("bench_jobs", monkeypatch)
+    lines = bench.table(segments=60, refs=2, runs=1)
+    assert len(lines) == 4 and all(line.rstrip(" |").endswith(("yes", "no"))
+                                   for line in lines[2:])
