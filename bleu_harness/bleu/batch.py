@@ -5,8 +5,10 @@ minimum-Bayes-risk decoding with BLEU as the utility -- a single ``score(..., le
 call is mostly per-call Python: resolving the options, planning, the signature string, the
 result object. Here the options are resolved, the preprocessing planned and the signature
 made once (as SacreBLEU's reusable ``BLEU`` object does), and each sentence costs its count
-and the convention's arithmetic. Every score is the one ``score`` gives for the same pair,
-bit for bit (``tests/test_batch.py``). The numbers below are SacreBLEU 2.6.0's
+and the convention's arithmetic -- both in C where the kernel takes the convention
+(:mod:`bleu_harness.bleu.kernel`: a batch is one pass and one loop, and ``pairwise``
+tokenizes each text once). Every score is the one ``score`` gives for the same pair, bit for
+bit (``tests/test_batch.py``, ``tests/test_kernel.py``). The numbers below are SacreBLEU 2.6.0's
 ``sentence_bleu`` and NLTK 3.9's ``sentence_bleu`` with ``method1`` for the same pairs.
 
 >>> from bleu_harness.bleu import Scorer, sentence_scores, pairwise, mbr_choice
@@ -181,8 +183,8 @@ def pairwise(candidates: Sequence[str], convention: str = "nltk", *,
     prepare = preparer(scorer.preprocessing)
     hypotheses = [prepare(text) for text in candidates]
     targets = [prepare(text) for text in evidence]
-    return [[None if references is None and i == j
-             else _pair_in_python(scorer, i, j, hyp, ref, evidence[j] == "", references is None)
+    pair = _pair_in_python(scorer, references is None)
+    return [[None if references is None and i == j else pair(i, j, hyp, ref, evidence[j] == "")
              for j, ref in enumerate(targets)] for i, hyp in enumerate(hypotheses)]
 
 
@@ -190,20 +192,19 @@ def _pairwise_in_c(scorer: Scorer, candidates: list[str], evidence: list[str],
                    among_themselves: bool) -> list[list[float | None]]:
     """:func:`pairwise` by the C kernel: each text tokenized and numbered once, every pair
     counted and scored in C; a pair the kernel leaves to Python is scored there."""
-    kernel_of = scorer.kernel
+    in_c = scorer.kernel
     texts = candidates if among_themselves else candidates + evidence
     rows = pairwise_rows(texts, len(candidates), 0 if among_themselves else len(candidates),
-                       kernel_of.specs)
-    flat, left = kernel_of.score_rows(rows)
+                         in_c.specs)
+    flat, left = in_c.score_rows(rows)
     width = len(evidence)
     if left:
-        prepare = preparer(scorer.preprocessing)
+        prepare, pair = preparer(scorer.preprocessing), _pair_in_python(scorer, among_themselves)
         for index in left:
             i, j = divmod(index, width)
             if not (among_themselves and i == j):
-                flat[index] = _pair_in_python(scorer, i, j, prepare(candidates[i]),
-                                              prepare(evidence[j]), evidence[j] == "",
-                                              among_themselves)
+                flat[index] = pair(i, j, prepare(candidates[i]), prepare(evidence[j]),
+                                   evidence[j] == "")
     utility = [flat[i * width:(i + 1) * width] for i in range(len(candidates))]
     if among_themselves:
         for i, row in enumerate(utility):
@@ -211,22 +212,26 @@ def _pairwise_in_c(scorer: Scorer, candidates: list[str], evidence: list[str],
     return utility
 
 
-def _pair_in_python(scorer: Scorer, i: int, j: int, hyp, ref, empty: bool,
-                    among_themselves: bool) -> float:
-    """Candidate ``i`` (tokens ``hyp``) against evidence ``j`` (tokens ``ref``, the text
-    ``''`` where ``empty``) as its one reference, counted and finished in Python."""
-    dropped = scorer.preprocessing.drop_empty_references and empty
-    refs = [] if dropped else [ref]
-    order = scorer.order
-    stats = CorpusStats.of_segment(order, len(hyp), [len(r) for r in refs],
-                                   clipping(scorer.preprocessing)(hyp, refs, order),
-                                   int(dropped), scorer.preprocessing.segments)
-    try:
-        return scorer.from_statistics(stats)
-    except ConventionError as error:
-        error.add_note(f"at candidate {i} against "
-                       f"{'candidate' if among_themselves else 'reference'} {j}")
-        raise
+def _pair_in_python(scorer: Scorer, among_themselves: bool):
+    """``pair(i, j, hyp, ref, empty)``: candidate ``i`` (tokens ``hyp``) against evidence
+    ``j`` (tokens ``ref``, the text ``''`` where ``empty``) as its one reference, counted and
+    finished in Python."""
+    clip, order = clipping(scorer.preprocessing), scorer.order
+    drop, keep = scorer.preprocessing.drop_empty_references, scorer.preprocessing.segments
+
+    def pair(i: int, j: int, hyp, ref, empty: bool) -> float:
+        dropped = drop and empty
+        refs = [] if dropped else [ref]
+        stats = CorpusStats.of_segment(order, len(hyp), [len(r) for r in refs],
+                                       clip(hyp, refs, order), int(dropped), keep)
+        try:
+            return scorer.from_statistics(stats)
+        except ConventionError as error:
+            error.add_note(f"at candidate {i} against "
+                           f"{'candidate' if among_themselves else 'reference'} {j}")
+            raise
+
+    return pair
 
 
 def mbr_choice(candidates: Sequence[str], convention: str = "nltk", *,
