@@ -268,3 +268,14 @@ def test_a_batch_counted_in_chunks_is_the_batch(monkeypatch):
     referenced = [(h, refs) for h, refs in zip(hypotheses, references) if refs]
     assert [_bits(s) for s in scorer.scores(*zip(*referenced))] == [
         _one_at_a_time(scorer, h, refs) for h, refs in referenced]
+
+
+def test_pairwise_scores_are_the_scores_of_its_rows():
+    """Scored candidate by candidate as its rows are counted, or all rows counted first: the
+    same scores and the same rows left to Python (an empty candidate, an empty text)."""
+    scorer = Scorer("sacrebleu")
+    texts = ["the cat sat", "", "the cat sat on the mat", "a dog", "the dog sat"]
+    for candidates, evidence in ((5, 0), (3, 3), (0, 0), (2, 5)):
+        rows = kernel_module.pairwise_rows(texts, candidates, evidence, scorer.kernel.specs)
+        assert scorer.kernel.pairwise(texts, candidates, evidence) == \
+            scorer.kernel.score_rows(rows)

@@ -1802,19 +1802,26 @@ static int numbered_across(Work *w, const Spans *texts, Py_ssize_t T, int32_t *i
     return 0;
 }
 
-/* pairwise_rows(texts, candidates, evidence, groups): the row (segment_rows') of every
- * candidate -- the first ``candidates`` texts -- against every evidence text -- the texts from
- * index ``evidence`` on (0: the candidates themselves) -- as its one reference.
+/* pairwise_rows(texts, candidates, evidence, groups, plan=None): the row (segment_rows') of
+ * every candidate -- the first ``candidates`` texts -- against every evidence text -- the
+ * texts from index ``evidence`` on (0: the candidates themselves) -- as its one reference;
+ * with a plan, their scores instead (sentence_scores' answer), each candidate's rows scored
+ * as soon as they are counted, so no more than one candidate's rows are held.
  * Each text is tokenized once, under the first group (the others: a base it may take its
  * tokens from), and numbered once across all of them; a pair renumbers the reference's
  * tokens by the candidate's and counts. Where the group leaves out empty references, an
  * evidence text that is '' is one left out. Rows in order: candidate by candidate. */
 static PyObject *native_pairwise_rows(PyObject *self, PyObject *args) {
-    PyObject *texts, *specs, *result = NULL, *seq = NULL;
+    PyObject *texts, *specs, *plan = Py_None, *result = NULL, *seq = NULL;
+    PyObject *scores = NULL, *left = NULL;
     Py_ssize_t candidates, first_evidence;
-    if (!PyArg_ParseTuple(args, "OnnO!", &texts, &candidates, &first_evidence, &PyTuple_Type,
-                          &specs))
+    if (!PyArg_ParseTuple(args, "OnnO!|O", &texts, &candidates, &first_evidence, &PyTuple_Type,
+                          &specs, &plan))
         return NULL;
+    if (plan != Py_None && !PyTuple_Check(plan)) {
+        PyErr_SetString(PyExc_TypeError, "a plan is a tuple (bleu_harness.bleu.kernel.plan)");
+        return NULL;
+    }
     if (PyTuple_GET_SIZE(specs) < 1) {
         PyErr_SetString(PyExc_ValueError, "pairwise rows need a group");
         return NULL;
@@ -1832,8 +1839,15 @@ static PyObject *native_pairwise_rows(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "candidates or evidence beyond the texts");
         goto done;
     }
+    Py_ssize_t evidence = T - first_evidence;
+    if (plan != Py_None) {
+        scores = PyList_New(candidates * evidence);
+        left = PyList_New(0);
+        if (!scores || !left) goto done;
+    }
     if (T == 0) {
-        result = PyBytes_FromStringAndSize("", 0);
+        result = plan == Py_None ? PyBytes_FromStringAndSize("", 0)
+                                 : PyTuple_Pack(2, scores, left);
         goto done;
     }
     Group *g = &pass.groups[0];
@@ -1858,9 +1872,9 @@ static PyObject *native_pairwise_rows(PyObject *self, PyObject *args) {
     ref_ids = PyMem_Malloc((size_t)(total + 1) * sizeof(int32_t));
     if (!local || !hyp_ids || !ref_ids) { PyErr_NoMemory(); goto done; }
     for (int32_t d = 0; d < distinct; d++) local[d] = -1;
-    Py_ssize_t evidence = T - first_evidence, width = ROW_MATCHES + order;
-    if (grow((void **)&rows.items, &rows.cap, candidates * evidence * width + 1,
-             sizeof(long long)) < 0)
+    Py_ssize_t width = ROW_MATCHES + order;
+    if (grow((void **)&rows.items, &rows.cap,
+             (plan == Py_None ? candidates : 1) * evidence * width + 1, sizeof(long long)) < 0)
         goto done;
     for (Py_ssize_t i = 0; i < candidates; i++) {
         if (PyErr_CheckSignals() < 0) goto done;
@@ -1892,11 +1906,20 @@ static PyObject *native_pairwise_rows(PyObject *self, PyObject *args) {
             rows.size += width;
         }
         for (Py_ssize_t p = 0; p < H; p++) local[text[p]] = -1;
+        if (plan != Py_None) { /* this candidate's rows, scored and let go */
+            if (score_rows_into(plan, rows.items, evidence, order, scores, i * evidence,
+                                left) < 0)
+                goto done;
+            rows.size = 0;
+        }
     }
-    result = PyBytes_FromStringAndSize((const char *)rows.items,
-                                       rows.size * (Py_ssize_t)sizeof(long long));
+    result = plan == Py_None ? PyBytes_FromStringAndSize((const char *)rows.items,
+                                                         rows.size * (Py_ssize_t)sizeof(long long))
+                             : PyTuple_Pack(2, scores, left);
 done:
     for (Py_ssize_t k = 0; k < kept_objects; k++) Py_DECREF(pass.keeps[k]);
+    Py_XDECREF(scores);
+    Py_XDECREF(left);
     Py_XDECREF(seq);
     pass_free(&pass);
     PyMem_Free(rows.items);
@@ -1964,8 +1987,8 @@ static PyMethodDef methods[] = {
     {"line_starts", native_line_starts, METH_VARARGS,
      "line_starts(block, newlines_before, every) -> (newlines, offsets of every every-th line)"},
     {"pairwise_rows", native_pairwise_rows, METH_VARARGS,
-     "pairwise_rows(texts, candidates, evidence, groups) -> each candidate's row against each "
-     "evidence text"},
+     "pairwise_rows(texts, candidates, evidence, groups, plan=None) -> each candidate's row "
+     "against each evidence text, or with a plan their scores"},
     {"sentence_scores", native_sentence_scores, METH_VARARGS,
      "sentence_scores(rows, order, plan) -> (scores, the rows left to Python)"},
     {"set_unicode_classes", native_set_unicode_classes, METH_O,

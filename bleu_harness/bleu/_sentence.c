@@ -288,6 +288,41 @@ static int plan_of(PyObject *tuple, Plan *p, PyObject **zero) {
     return 0;
 }
 
+/* The scores of ``count`` rows (ROW_MATCHES + ``order`` integers each) under the plan tuple
+ * into ``scores[offset:offset + count]``: a float, the plan's zero, or None for a row left to
+ * Python, whose index (``offset`` + its place) is appended to ``left``. 0, or -1 with an
+ * exception set. */
+int score_rows_into(PyObject *plan_tuple, const long long *rows, Py_ssize_t count, int order,
+                    PyObject *scores, Py_ssize_t offset, PyObject *left) {
+    Plan plan;
+    PyObject *zero;
+    if (plan_of(plan_tuple, &plan, &zero) < 0) return -1;
+    if (order < plan.order) {
+        PyErr_SetString(PyExc_ValueError, "rows of another order than the plan's");
+        return -1;
+    }
+    const long long *row = rows;
+    for (Py_ssize_t i = 0; i < count; i++, row += ROW_MATCHES + order) {
+        double value;
+        int status = row_score(&plan, row, &value);
+        PyObject *item;
+        if (status < 0) return -1;
+        if (status == SCORED) {
+            item = PyFloat_FromDouble(value);
+        } else if (status == THE_ZERO) {
+            item = Py_NewRef(zero);
+        } else {
+            PyObject *index = PyLong_FromSsize_t(offset + i);
+            if (!index || PyList_Append(left, index) < 0) { Py_XDECREF(index); return -1; }
+            Py_DECREF(index);
+            item = Py_NewRef(Py_None);
+        }
+        if (!item) return -1;
+        PyList_SetItem(scores, offset + i, item);
+    }
+    return 0;
+}
+
 /* sentence_scores(rows, order, plan): the score of every row of ``rows`` (segment_rows'
  * bytes, ``order`` matches a row) under ``plan`` (bleu_harness.bleu.kernel.plan): a list of
  * scores -- a float, the plan's zero, or None for a row left to Python -- and the list of
@@ -295,39 +330,19 @@ static int plan_of(PyObject *tuple, Plan *p, PyObject **zero) {
 PyObject *native_sentence_scores(PyObject *self, PyObject *args) {
     Py_buffer rows;
     int order;
-    PyObject *plan_tuple, *zero;
-    Plan plan;
+    PyObject *plan_tuple;
     if (!PyArg_ParseTuple(args, "y*iO!", &rows, &order, &PyTuple_Type, &plan_tuple)) return NULL;
     PyObject *scores = NULL, *left = NULL, *result = NULL;
-    Py_ssize_t width = ROW_MATCHES + order;
-    if (plan_of(plan_tuple, &plan, &zero) < 0) goto done;
-    if (order < plan.order || rows.len % (width * (Py_ssize_t)sizeof(long long))) {
+    Py_ssize_t width = (ROW_MATCHES + (Py_ssize_t)order) * (Py_ssize_t)sizeof(long long);
+    if (order < 0 || rows.len % width) {
         PyErr_SetString(PyExc_ValueError, "rows of another order than the plan's");
         goto done;
     }
-    Py_ssize_t count = rows.len / (width * (Py_ssize_t)sizeof(long long));
-    const long long *row = rows.buf;
+    Py_ssize_t count = rows.len / width;
     scores = PyList_New(count);
     left = PyList_New(0);
     if (!scores || !left) goto done;
-    for (Py_ssize_t i = 0; i < count; i++, row += width) {
-        double value;
-        int status = row_score(&plan, row, &value);
-        PyObject *item;
-        if (status < 0) goto done;
-        if (status == SCORED) {
-            item = PyFloat_FromDouble(value);
-        } else if (status == THE_ZERO) {
-            item = Py_NewRef(zero);
-        } else {
-            PyObject *index = PyLong_FromSsize_t(i);
-            if (!index || PyList_Append(left, index) < 0) { Py_XDECREF(index); goto done; }
-            Py_DECREF(index);
-            item = Py_NewRef(Py_None);
-        }
-        if (!item) goto done;
-        PyList_SET_ITEM(scores, i, item);
-    }
+    if (score_rows_into(plan_tuple, rows.buf, count, order, scores, 0, left) < 0) goto done;
     result = PyTuple_Pack(2, scores, left);
 done:
     Py_XDECREF(scores);

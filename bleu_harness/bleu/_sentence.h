@@ -25,4 +25,10 @@ enum {
 
 PyObject *native_sentence_scores(PyObject *self, PyObject *args);
 
+/* The scores of ``count`` rows under a plan (bleu_harness.bleu.kernel.plan) into
+ * ``scores[offset:offset + count]``, the rows left to Python None and their indices appended
+ * to ``left`` (_sentence.c). */
+int score_rows_into(PyObject *plan, const long long *rows, Py_ssize_t count, int order,
+                    PyObject *scores, Py_ssize_t offset, PyObject *left);
+
 #endif

@@ -31,7 +31,7 @@ from bleu_harness.bleu.api import Request, _finish, check_input, plan
 from bleu_harness.bleu.conventions import get_convention
 from bleu_harness.bleu.corpus import CorpusStats
 from bleu_harness.bleu.counting import clipping, preparer, segment_counter
-from bleu_harness.bleu.kernel import kernel, pairwise_rows
+from bleu_harness.bleu.kernel import kernel
 from bleu_harness.bleu.options import FrozenOptions
 from bleu_harness.bleu.result import BleuResult, ConventionDeclined, ConventionError
 from bleu_harness.bleu.tokenizers import why_unavailable
@@ -194,9 +194,8 @@ def _pairwise_in_c(scorer: Scorer, candidates: list[str], evidence: list[str],
     counted and scored in C; a pair the kernel leaves to Python is scored there."""
     in_c = scorer.kernel
     texts = candidates if among_themselves else candidates + evidence
-    rows = pairwise_rows(texts, len(candidates), 0 if among_themselves else len(candidates),
-                         in_c.specs)
-    flat, left = in_c.score_rows(rows)
+    flat, left = in_c.pairwise(texts, len(candidates),
+                               0 if among_themselves else len(candidates))
     width = len(evidence)
     if left:
         prepare, pair = preparer(scorer.preprocessing), _pair_in_python(scorer, among_themselves)

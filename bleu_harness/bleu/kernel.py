@@ -138,6 +138,13 @@ class Kernel:
         """:meth:`scores` of rows already counted (``segment_rows``, ``pairwise_rows``)."""
         return native._native.sentence_scores(rows, self.order, self.plan)
 
+    def pairwise(self, texts: Sequence[str], candidates: int, evidence: int,
+                 ) -> tuple[list, list[int]]:
+        """:meth:`scores` of every pair :func:`pairwise_rows` counts, candidate by candidate
+        (``scores[i * E + j]``, ``E`` evidence texts); each candidate's rows are scored as
+        they are counted, so memory beyond the scores does not grow with the group."""
+        return native._native.pairwise_rows(texts, candidates, evidence, self.specs, self.plan)
+
 
 def pairwise_rows(texts: Sequence[str], candidates: int, evidence: int, specs: tuple) -> bytes:
     """The row of each of the first ``candidates`` texts against each text from index
