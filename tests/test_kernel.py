@@ -16,7 +16,7 @@ from array import array
 import pytest
 from tiers import examples, exhaustive_only
 
-from bleu_harness.bleu import Scorer, native, pairwise, sentence_scores
+from bleu_harness.bleu import Scorer, native, pairwise, score, sentence_scores
 from bleu_harness.bleu import kernel as kernel_module
 from bleu_harness.bleu.batch import LEVEL
 from bleu_harness.bleu.conventions import CONVENTIONS, get_convention
@@ -279,3 +279,64 @@ def test_pairwise_scores_are_the_scores_of_its_rows():
         rows = kernel_module.pairwise_rows(texts, candidates, evidence, scorer.kernel.specs)
         assert scorer.kernel.pairwise(texts, candidates, evidence) == \
             scorer.kernel.score_rows(rows)
+
+
+_COUNT_TO_100 = " ".join(map(str, range(100)))
+_BACKWARDS = " ".join(map(str, range(99, -1, -1)))
+
+
+def _truth(name: str, options: dict, hypothesis: str, references: list[str]):
+    """What one ``score(..., level="sentence")`` call answers: the single call's bits, or its
+    error."""
+    try:
+        return _bits(score([hypothesis], [references], name, level="sentence",
+                           **options).score)
+    except ConventionError as error:
+        return ("raises", error.library_exception)
+
+
+def _every_api(name: str, options: dict, hypothesis: str, references: list[str]) -> list:
+    answers = []
+    for call in (lambda: Scorer(name, **options).score(hypothesis, references),
+                 lambda: sentence_scores([hypothesis], [references], name, **options)[0],
+                 lambda: pairwise([hypothesis], name, references=references[:1],
+                                  **options)[0][0]):
+        try:
+            answers.append(_bits(call()))
+        except ConventionError as error:
+            answers.append(("raises", error.library_exception))
+    return answers
+
+
+@pytest.mark.parametrize("name, options, hypothesis, references", [
+    # tokenizers that split hypotheses and references differently: counted in Python
+    ("multi-bleu", {"script": "wmt06"}, "a  b\tc d e f", ["a  b\tc d e f"]),
+    ("multi-bleu", {"script": "detok", "lc": True}, "a &QUOT; b c d e", ["a &QUOT; b c d e"]),
+    # a list of one weight vector before NLTK 3.6.6 (a TypeError), and of four weights
+    ("nltk", {"version": "3.6.5", "weights": [[1.0]]}, "the cat sat on the mat",
+     ["the cat sat on a mat"]),
+    ("nltk", {"version": "3.6.5", "weights": [[0.25] * 4]}, "the cat sat on the mat",
+     ["the cat sat on a mat"]),
+    # a negative smoothing value: a negative precision, left out or a domain error
+    ("nltk", {"smoothing": "method1", "epsilon": -0.1}, "x y z w", ["x z y w"]),
+    ("sacrebleu", {"smooth_method": "floor", "smooth_value": -0.5}, "x y z w", ["x z y w"]),
+    ("sacrebleu", {"smooth_method": "add-k", "smooth_value": -0.5}, "x y z w", ["x z y w"]),
+    # infinite and overflowing terms: math.fsum's own errors and answers
+    ("nltk", {"weights": (1.5e308, 1.5e308)}, "a b c d e f", ["a b x d e y"]),
+    ("nltk", {"weights": (math.inf, -math.inf)}, "a b c d e f", ["a b x d e y"]),
+    ("nltk", {"weights": (math.inf, 0.5)}, "the cat sat on the mat", ["the cat sat on a mat"]),
+    ("nltk", {"smoothing": "method1", "epsilon": math.inf}, "x y z w", ["x z y w"]),
+    # NIST's halvings past 2^63 (60 and more orders without a match)
+    ("sacrebleu", {"max_ngram_order": 64}, _COUNT_TO_100, [_BACKWARDS]),
+    ("t2t", {"max_order": 64}, _COUNT_TO_100, [_BACKWARDS]),
+    ("nltk", {"smoothing": "method3", "weights": (1 / 64,) * 64}, _COUNT_TO_100, [_BACKWARDS]),
+    # an int smoothing value no double holds
+    ("nltk", {"smoothing": "method1", "epsilon": 10**400}, "the cat sat on the mat",
+     ["the cat sat on a mat"]),
+])
+def test_the_kernel_gives_the_single_calls_answer_at_the_edges(name, options, hypothesis,
+                                                               references):
+    """Inputs an independent review found the kernel answering otherwise (each now left to
+    Python, or declined by the plan)."""
+    truth = _truth(name, options, hypothesis, references)
+    assert _every_api(name, options, hypothesis, references) == [truth] * 3

@@ -1835,6 +1835,11 @@ static PyObject *native_pairwise_rows(PyObject *self, PyObject *args) {
     if (!seq) goto done;
     Py_ssize_t T = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t k = 0; k < T; k++)
+        if (!PyUnicode_Check(items[k])) {
+            PyErr_SetString(PyExc_TypeError, "every text must be a str");
+            goto done;
+        }
     if (candidates < 0 || candidates > T || first_evidence < 0 || first_evidence > T) {
         PyErr_SetString(PyExc_ValueError, "candidates or evidence beyond the texts");
         goto done;

@@ -14,8 +14,9 @@
  *
  * A row this arithmetic does not take -- no reference, an empty hypothesis or reference, a
  * reference left out, fewer words than the plan's least, more references than one where the
- * followed tool takes one, a log the tool would raise on, an ``exp`` that overflows -- is
- * handed back to Python (the convention's own ``finish`` scores it, or raises).
+ * followed tool takes one, a negative precision (a negative smoothing value), an infinite or
+ * NaN term or sum, an ``exp`` that overflows -- is handed back to Python (the convention's
+ * own ``finish`` scores it, or raises).
  */
 #include "_sentence.h"
 
@@ -125,7 +126,7 @@ static double brevity_penalty(const Plan *p, long long c, long long r) {
 /* compute._precisions of one segment (the settings' orders, N of them). */
 static void precisions(const Plan *p, const long long *matches, const long long *totals,
                        const long long *raw, double *precision, int *present) {
-    long long halvings = 1;
+    double halvings = 1.0; /* 2^k, exact (at most 64 orders); its product with t too */
     double v = p->smoothing_value;
     for (int n = 0; n < p->order; n++) {
         long long m = matches[n], t = totals[n], r = raw[n];
@@ -146,9 +147,9 @@ static void precisions(const Plan *p, const long long *matches, const long long 
             } else if (p->smoothing == SMOOTH_FLOOR) {
                 precision[n] = p->percent ? 100.0 * v / (double)t : v / (double)t;
             } else if (p->smoothing == SMOOTH_NIST) {
-                halvings *= 2;
-                precision[n] = p->percent ? 100.0 / (double)(halvings * t)
-                                          : 1.0 / (double)(halvings * t);
+                halvings *= 2.0;
+                precision[n] = p->percent ? 100.0 / (halvings * (double)t)
+                                          : 1.0 / (halvings * (double)t);
             } else {
                 precision[n] = 0.0;
             }
@@ -175,6 +176,10 @@ static int combine(const Plan *p, const double *precision, const int *present, l
         }
         if (pr == 0.0 && p->zero == ZERO_TRUNCATE) break;
         if (pr <= 0.0 && p->zero == ZERO_RAISES) return TO_PYTHON; /* math domain error */
+        if (pr < 0.0) { /* a negative smoothing value: left out, or log() raises */
+            if (p->zero == ZERO_DROPPED) continue;
+            return TO_PYTHON;
+        }
         if (pr == 0.0 && p->my_log && p->zero == ZERO_ZERO && w != 0.0) {
             weights[terms] = w;
             logs[terms++] = (Term){LOG_ZERO, 1};
@@ -212,7 +217,10 @@ static int combine(const Plan *p, const double *precision, const int *present, l
             if (python_sum(p, kept, terms, &total) < 0) return -1;
             for (int i = 0; i < terms; i++) weights[i] = total != 0.0 ? weights[i] / total : 0.0;
         }
-        for (int i = 0; i < terms; i++) products[i] = (Term){weights[i] * logs[i].value, 0};
+        for (int i = 0; i < terms; i++) {
+            products[i] = (Term){weights[i] * logs[i].value, 0};
+            if (!isfinite(products[i].value)) return TO_PYTHON;
+        }
         if (p->log_sum == LOG_SUM) {
             if (python_sum(p, products, terms, &exponent) < 0) return -1;
         } else {
@@ -221,8 +229,10 @@ static int combine(const Plan *p, const double *precision, const int *present, l
             exponent = fsum(values, terms);
         }
     }
+    /* An infinite or NaN term or sum: math.fsum's special cases and errors, Python's. */
+    if (!isfinite(exponent)) return TO_PYTHON;
     *geometric = exp(exponent);
-    if (isinf(*geometric) && isfinite(exponent)) return TO_PYTHON; /* OverflowError */
+    if (isinf(*geometric)) return TO_PYTHON; /* OverflowError */
     return SCORED;
 }
 

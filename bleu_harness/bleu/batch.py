@@ -181,8 +181,9 @@ def pairwise(candidates: Sequence[str], convention: str = "nltk", *,
     if scorer.kernel is not None:
         return _pairwise_in_c(scorer, list(candidates), evidence, references is None)
     prepare = preparer(scorer.preprocessing)
+    prepare_reference = preparer(scorer.preprocessing, reference=True)
     hypotheses = [prepare(text) for text in candidates]
-    targets = [prepare(text) for text in evidence]
+    targets = [prepare_reference(text) for text in evidence]
     pair = _pair_in_python(scorer, references is None)
     return [[None if references is None and i == j else pair(i, j, hyp, ref, evidence[j] == "")
              for j, ref in enumerate(targets)] for i, hyp in enumerate(hypotheses)]
@@ -198,12 +199,14 @@ def _pairwise_in_c(scorer: Scorer, candidates: list[str], evidence: list[str],
                                0 if among_themselves else len(candidates))
     width = len(evidence)
     if left:
-        prepare, pair = preparer(scorer.preprocessing), _pair_in_python(scorer, among_themselves)
+        prepare = preparer(scorer.preprocessing)
+        prepare_reference = preparer(scorer.preprocessing, reference=True)
+        pair = _pair_in_python(scorer, among_themselves)
         for index in left:
             i, j = divmod(index, width)
             if not (among_themselves and i == j):
-                flat[index] = pair(i, j, prepare(candidates[i]), prepare(evidence[j]),
-                                   evidence[j] == "")
+                flat[index] = pair(i, j, prepare(candidates[i]),
+                                   prepare_reference(evidence[j]), evidence[j] == "")
     utility = [flat[i * width:(i + 1) * width] for i in range(len(candidates))]
     if among_themselves:
         for i, row in enumerate(utility):

@@ -166,9 +166,9 @@ def _python_only(key: Preprocessing) -> bool:
 def native_group(key: Preprocessing, order: int) -> native.Group | None:
     """The C pass's group for ``key`` at ``order``, or ``None`` where ``key`` is counted in
     Python: fairseq's ids in corpus order, each segment's statistics kept, a tokenizer that
-    clips its own way, or no C pass."""
+    clips its own way or tokenizes hypotheses and references differently, or no C pass."""
     if (counts_in_order(key) or not native.AVAILABLE or key.segments
-            or clips_its_own_way(key)):
+            or clips_its_own_way(key) or splits_by_role(key)):
         return None
     return (key.tokenizer, key.lowercase, [(order, key.drop_empty_references)], preparer(key))
 

@@ -64,17 +64,17 @@ def _sums_left_to_right() -> bool:
 _PYTHON_SUM = None if _sums_left_to_right() else builtins.sum
 
 
-def plan(arithmetic: SentenceArithmetic) -> tuple | None:
-    """The C arithmetic's plan for these settings (``_sentence.c`` ``plan_of``), or ``None``
-    where it cannot express them (NLTK's smoothing methods 4-7, float32 steps, products,
-    x87, V8's Math, rounding, items, averages of sentences, ...)."""
+def plan(arithmetic: SentenceArithmetic, order: int) -> tuple | None:
+    """The C arithmetic's plan for these settings on rows of ``order`` matches
+    (``_sentence.c`` ``plan_of``), or ``None`` where it cannot express them (NLTK's smoothing
+    methods 4-7 and lists of weight vectors, float32 steps, products, x87, V8's Math,
+    rounding, items, averages of sentences, more orders than the rows hold, ...)."""
     k = arithmetic.knobs
     form = k.float_form if k.float_form.fits(k) else REFERENCE_TIMES_SCALE
-    vectors = all_vectors(k.weights)
-    if len(vectors) != 1:
-        return None
-    weights = vectors[0]
-    if (not weights or len(weights) > _MAX_WEIGHTS
+    if k.weights and isinstance(k.weights[0], tuple):
+        return None  # a list of weight vectors (NLTK): one score each, or a TypeError
+    weights = k.weights
+    if (not weights or len(weights) > min(_MAX_WEIGHTS, order)
             or (arithmetic.available is not None and arithmetic.available < len(weights))):
         return None
     if (k.ref not in RULES or k.bp not in ("standard", "off") or k.smoothing not in _SMOOTHING
@@ -86,8 +86,9 @@ def plan(arithmetic: SentenceArithmetic) -> tuple | None:
             or form.difference_of_logs or form.log_difference or form.v8_math):
         return None
     value = k.smoothing_value
-    if k.smoothing in ("floor", "add-k", "add-k-from-bigram") and type(value) not in (int, float):
-        return None
+    if k.smoothing in ("floor", "add-k", "add-k-from-bigram") and not (
+            type(value) is float or (type(value) is int and abs(value) < 2**53)):
+        return None  # an int beyond 2^53 adds exactly in Python, not in a double
     if k.normalise and sum(weights) > 0:  # compute._compute, before the combination
         weights = tuple(w / sum(weights) for w in weights)
     if any(type(w) is not float for w in weights):
@@ -159,7 +160,7 @@ def kernel(arithmetic: SentenceArithmetic | None, key: Preprocessing, order: int
     preprocessing is counted in Python (:func:`~bleu_harness.bleu.counting.native_group`:
     no C pass built, among others) or :func:`plan` declines."""
     group = None if arithmetic is None else native_group(key, order)
-    planned = None if group is None else plan(arithmetic)
+    planned = None if group is None else plan(arithmetic, order)
     if planned is None:
         return None
     return Kernel(native.row_specs(group), order, planned)
