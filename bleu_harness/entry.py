@@ -19,8 +19,10 @@ def main(argv: list[str] | None = None) -> int:
             reaper.adopt_every_orphan()  # this process starts no process but its workers
         except KeyboardInterrupt as stop:
             signals.hold()
-            print("bleu-harness: interrupted", file=sys.stderr)
-            return signals.exit_code_of(stop)
+            code = signals.exit_code_of(stop)
+            print(f"bleu-harness: {'terminated' if code == signals.TERMINATED else 'interrupted'}",
+                  file=sys.stderr)
+            return code
         return command_line(argv)
     finally:
         # The process ends with the code the command chose: a signal from now on stays

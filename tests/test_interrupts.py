@@ -155,3 +155,48 @@ def test_a_signal_while_a_run_ends_and_its_reports_render(tmp_path, delays):
     _signal_all(runs, schedule)
     for (process, marker, output), (delay, signums, _) in zip(runs, schedule):
         assert_consistent(process, marker, output, signums, f"ending run, signal at {delay} s")
+
+
+@pytest.mark.parametrize("signum, code, word, piped", sampled(
+    [(signal.SIGINT, 130, "interrupted", True), (signal.SIGTERM, 143, "terminated", True),
+     (signal.SIGINT, 130, "interrupted", False), (signal.SIGTERM, 143, "terminated", False)]))
+def test_a_signal_to_the_whole_group_of_score_jobs_is_one_line(tmp_path, signum, code, word,
+                                                               piped):
+    """A terminal's Ctrl-C reaches every process of the group: ``score --jobs 2``'s workers
+    leave it to the command, which ends them and prints one line (a worker waiting for work
+    printed a traceback once). The hypotheses piped (streamed to the workers) or a file
+    (read in ranges by the workers)."""
+    line = "the cat sat on the mat , and the dog ran after it .\n"
+    paths = [tmp_path / "hyp.txt", tmp_path / "ref.txt"]
+    for path in paths:
+        path.write_text(line * 1_000_000, encoding="utf-8")
+    marker = uuid.uuid4().hex
+    command = [sys.executable, "-m", "bleu_harness", "score",
+               "/dev/stdin" if piped else str(paths[0]), str(paths[1]), "-c", "sacrebleu",
+               "--jobs", "2"]
+    environment = {**os.environ, "BLEU_HARNESS_TEST_MARK": marker}
+    # a child of pytest-xdist may inherit SIGINT ignored: give it the default back
+    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    read_end, write_end = os.pipe() if piped else (None, None)
+    process = subprocess.Popen(  # a process group of its own, as a shell's job
+        command, stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=environment, preexec_fn=default_sigint, process_group=0)
+    feeder = subprocess.Popen(["cat", str(paths[0])], stdout=write_end,
+                              process_group=process.pid) if piped else None
+    for end in (read_end, write_end):
+        if end is not None:
+            os.close(end)
+    deadline = time.monotonic() + 30
+    while len(marked_processes(marker)) < 3 and process.poll() is None:  # and its two workers
+        assert time.monotonic() < deadline, "the workers never started"
+        time.sleep(0.01)
+    time.sleep(0.2)  # the workers at work, or waiting for it
+    os.killpg(process.pid, signum)
+    out, err = process.communicate(timeout=60)
+    if feeder:
+        feeder.wait(timeout=10)
+    assert (process.returncode, err) == (code, f"bleu-harness score: {word}\n")
+    deadline = time.monotonic() + 5
+    while marked_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not marked_processes(marker), "processes left behind"

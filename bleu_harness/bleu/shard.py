@@ -12,8 +12,10 @@ every way gives the unsharded statistics.
 from __future__ import annotations
 
 import itertools
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from bleu_harness.bleu.api import check_input
@@ -100,10 +102,33 @@ def count_chunks(chunks: Iterable[Chunk], needed: Mapping[Preprocessing, int],
     if jobs == 1:
         return merge((count_chunk(chunk, needed, first)
                       for chunk, first in _numbered(chunks)), needed)
+    with _worker_pool(jobs) as pool:
+        return merge(_in_order(pool, chunks, needed, window=2 * jobs), needed)
+
+
+@contextmanager
+def _worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """``jobs`` worker processes that leave signals to this process: SIGINT ignored (a
+    terminal's Ctrl-C reaches the whole process group, and the workers would each print a
+    traceback) and SIGTERM's default action. When the work here is interrupted or fails,
+    the workers are ended at once, not after the chunks they hold."""
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(jobs) as pool:
-        return merge(_in_order(pool, chunks, needed, window=2 * jobs), needed)
+    pool = ProcessPoolExecutor(jobs, initializer=_leave_signals_to_the_parent)
+    try:
+        yield pool
+    except BaseException:
+        # ProcessPoolExecutor has no public way to end its workers before Python 3.14
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _leave_signals_to_the_parent() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _numbered(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, int]]:
@@ -148,9 +173,7 @@ def count_loaded(loaders: Sequence[Callable[[], Chunk]], needed: Mapping[Preproc
                          "order (count_chunks), not from loaders")
     if jobs == 1:
         return merge((_count_loaded(loader, needed) for loader in loaders), needed)
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(jobs) as pool:
+    with _worker_pool(jobs) as pool:
         calls = ((_count_loaded, loader, needed) for loader in loaders)
         return merge(_results_in_order(pool, calls, 2 * jobs), needed)
 

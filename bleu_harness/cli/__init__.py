@@ -142,9 +142,10 @@ class ReaderMayLeave:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    command = "run"
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the subcommand named, for a signal that comes before the arguments are parsed
+    command = next((word for word in words if word in SUBCOMMANDS), "run")
     try:
-        words = list(sys.argv[1:] if argv is None else argv)
         args, extra = build_parser(words).parse_known_args(words)
         command = args.command
         if extra:  # reported by the subcommand, which knows its flags (and can suggest one)
