@@ -20,7 +20,7 @@ from bleu_harness.bleu.api import plan
 from bleu_harness.bleu.conventions import scores_agree, unknown_convention
 from bleu_harness.bleu.batch import sentence_results
 from bleu_harness.bleu.counting import counts_in_order
-from bleu_harness.bleu.shard import CHUNK_SEGMENTS, chunked, count_chunks, count_loaded
+from bleu_harness.bleu.shard import chunked, count_chunks, count_loaded
 from bleu_harness.cli.options import (
     add_format,
     jobs,
@@ -56,10 +56,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--sentence", action="store_true",
                         help="score every line on its own (sentence level) instead of the corpus")
     parser.add_argument("--jobs", "-j", type=jobs, default=1, metavar="N",
-                        help="count the corpus in N worker processes, each reading its own "
-                        f"ranges of {LINES_PER_RANGE:,} lines of plain files (chunks of "
-                        f"{CHUNK_SEGMENTS:,} of a pipe or SGML); the result is the same bit "
-                        "for bit (default 1)")
+                        help="count the corpus in N worker processes (1 to 64; default 1), "
+                        "each reading its own ranges of plain files: the same result as "
+                        "--jobs 1, bit for bit (--sentence scores in one process)")
     parser.add_argument("--tokenizer", type=load_tokenizer, metavar="MODULE:CALLABLE",
                         help="your own tokenizer, a function from text to a token list (e.g. "
                         "nltk:word_tokenize), for the conventions that take one (%s: the "
