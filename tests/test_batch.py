@@ -190,3 +190,12 @@ def test_a_one_segment_corpus_is_what_the_builder_builds(order, hyp_len, ref_len
     built = builder.build()
     made = CorpusStats.of_segment(order, hyp_len, ref_lens, matches, dropped)
     assert made == built and made.last == built.last
+
+
+def test_mbr_choice_says_what_it_lacks():
+    """(A new user's trial: ``None`` was "needs a candidate", no references a silent 0.)"""
+    for candidates, references, message in ((None, None, "candidates must be a list"),
+                                            ([], None, "at least one candidate"),
+                                            (["a b", "a"], [], "at least one reference")):
+        with pytest.raises(ValueError, match=message):
+            mbr_choice(candidates, "sacrebleu", references=references)

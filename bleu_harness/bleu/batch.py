@@ -240,9 +240,12 @@ def mbr_choice(candidates: Sequence[str], convention: str = "nltk", *,
                references: Sequence[str] | None = None, **options: Any) -> int:
     """The index of the minimum-Bayes-risk candidate: the highest mean :func:`pairwise`
     utility against the other candidates (or ``references``); the first on a tie."""
-    if not candidates:
-        raise ValueError("mbr_choice needs at least one candidate")
     utility = pairwise(candidates, convention, references=references, **options)
+    if not utility:
+        raise ValueError("mbr_choice needs at least one candidate")
+    if references is not None and not references:
+        raise ValueError("mbr_choice needs at least one reference to weigh the candidates by "
+                         "(or none given: the candidates themselves)")
     means = [sum(u for u in row if u is not None) / max(1, sum(u is not None for u in row))
              for row in utility]
     return max(range(len(means)), key=lambda i: (means[i], -i))

@@ -322,7 +322,8 @@ def format_score(value: float) -> str:
 def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[ConventionAnswer],
                   console: Console):
     refs = ", ".join(args.ref_files)
-    table = Table(title=f"Corpus BLEU of {args.hyp_file} ({segments} segments) against {refs}",
+    counted = f"{segments} segment{'' if segments == 1 else 's'}"
+    table = Table(title=f"Corpus BLEU of {args.hyp_file} ({counted}) against {refs}",
                   title_justify="left")
     for column in ("convention", "score", "0-100", "precisions %", "BP", "hyp_len", "ref_len",
                    "group"):
