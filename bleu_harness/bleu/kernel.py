@@ -85,9 +85,8 @@ def plan(arithmetic: SentenceArithmetic, order: int) -> tuple | None:
             or form.reciprocal_precision or form.float64_bp or form.float32_precisions
             or form.difference_of_logs or form.log_difference or form.v8_math):
         return None
-    value = k.smoothing_value
-    if k.smoothing in ("floor", "add-k", "add-k-from-bigram") and not (
-            type(value) is float or (type(value) is int and abs(value) < 2**53)):
+    value = k.smoothing_value if k.smoothing in ("floor", "add-k", "add-k-from-bigram") else 0.0
+    if not (type(value) is float or (type(value) is int and abs(value) < 2**53)):
         return None  # an int beyond 2^53 adds exactly in Python, not in a double
     if k.normalise and sum(weights) > 0:  # compute._compute, before the combination
         weights = tuple(w / sum(weights) for w in weights)
@@ -100,7 +99,7 @@ def plan(arithmetic: SentenceArithmetic, order: int) -> tuple | None:
         min_hyp_len = max(min_hyp_len, 4)  # NLTK's auto_reweigh below 4 words: Python
     return (RULES.index(k.ref), arithmetic.single_reference, min_hyp_len,
             k.fewer_words == "zero", k.no_match_zero, k.denominator != "raw", _ZERO[k.zero],
-            _SMOOTHING[k.smoothing], float(value or 0), _EMPTY_ORDER[k.empty_order],
+            _SMOOTHING[k.smoothing], float(value), _EMPTY_ORDER[k.empty_order],
             k.bp == "off", form.strict_bp, _BP_FORM[form.bp], weights, _LOG_SUM[log_sum],
             form.unit == "percent", form.my_log, form.stops_at_empty_order, k.float32,
             form.scale_first, form.times_scale, form.scale_in_float32, float(k.scale),
