@@ -144,11 +144,13 @@ FIFO_WRITER_WAIT = 30.0
 
 
 def open_input(path: str | Path) -> BinaryIO:
-    """``path`` opened for reading, in binary. The open never blocks: a FIFO waits for its
-    writer at most :data:`FIFO_WRITER_WAIT` seconds (a plain ``open`` would wait forever),
-    then reads as a pipe does. A directory is an :class:`InputError`."""
+    """``path`` opened for reading, in binary (``-``: the standard input, as Unix tools take
+    it). The open never blocks: a FIFO waits for its writer at most :data:`FIFO_WRITER_WAIT`
+    seconds (a plain ``open`` would wait forever), then reads as a pipe does. A directory is
+    an :class:`InputError`."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open("/dev/stdin" if str(path) == "-" else path,
+                     os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except (OSError, ValueError) as error:
         raise InputError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
     try:

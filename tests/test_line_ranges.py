@@ -126,3 +126,17 @@ def test_score_in_ranges_is_score_streamed(tmp_path, capsys, monkeypatch, jobs):
     os.waitpid(pid, 0)
     streamed = json.loads(capsys.readouterr().out)
     assert in_ranges["results"] == streamed["results"]
+
+
+def test_a_dash_is_the_standard_input(tmp_path):
+    """(A new user's trial: ``score - ref`` said "-: cannot read".)"""
+    import subprocess
+    import sys
+
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "bleu_harness", "score", "-", str(ref), "-c",
+                           "sacrebleu", "--format", "json"], input="the cat sat on the mat\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["results"][0]["score"] == pytest.approx(100.0)
