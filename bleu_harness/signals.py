@@ -53,6 +53,7 @@ class _State:
         self.raised_at = 0.0
         self.received: list[int] = []
         self.previous: dict[int, object] = {}
+        self.previous_unraisable = None
 
 
 _state = _State()
@@ -120,11 +121,28 @@ class critical:  # noqa: N801 -- used as a function: ``with critical():``
             _raise(_state.received[self.before])
 
 
+def _unraisable(unraisable) -> None:
+    """``sys.unraisablehook``: an interruption raised where the interpreter drops exceptions
+    -- a weakref callback such as importlib's module-lock ``cb``, a finalizer not seen by
+    :func:`_in_finalizer` -- is not lost: its signal is sent again a moment later (and nothing
+    is printed); anything else goes to the previous hook."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and _state.installed:
+        _state.raised = False  # the resent signal is a first one, not one during unwinding
+        _send_again(signal.SIGTERM if isinstance(unraisable.exc_value, Terminated)
+                    else signal.SIGINT)
+        return
+    _state.previous_unraisable(unraisable)
+
+
 def install() -> None:
     """Handle SIGINT and SIGTERM as the module says (again: starts afresh)."""
+    import sys
+
     if not _state.installed:
         for signum in (signal.SIGINT, signal.SIGTERM):
             _state.previous[signum] = signal.getsignal(signum)
+        _state.previous_unraisable = sys.unraisablehook
+        sys.unraisablehook = _unraisable
     _state.installed = True
     _state.holding = _state.raised = False
     _state.received.clear()
@@ -148,6 +166,10 @@ def uninstall() -> None:
     _state.holding = True  # a signal between the two calls below must not raise
     for signum, previous in _state.previous.items():
         signal.signal(signum, previous)  # type: ignore[arg-type]
+    import sys
+
+    if sys.unraisablehook is _unraisable:
+        sys.unraisablehook = _state.previous_unraisable
     _state.installed = False
     _state.previous.clear()
 

@@ -200,3 +200,27 @@ def test_a_signal_to_the_whole_group_of_score_jobs_is_one_line(tmp_path, signum,
     while marked_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not marked_processes(marker), "processes left behind"
+
+
+def test_a_signal_inside_a_weakref_callback_is_not_lost():
+    """A SIGINT that falls in a callback the interpreter runs without a place to raise (a
+    weakref callback, such as importlib's module-lock ``cb`` during an import) is sent again
+    and raised where the main code is; nothing is printed. (A run once hung to its timeouts
+    after "Exception ignored in: <function _get_module_lock.<locals>.cb>".)"""
+    code = (
+        "import os, signal, sys, time, weakref\n"
+        "from bleu_harness import signals\n"
+        "signals.install()\n"
+        "class Thing: pass\n"
+        "def callback(ref):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    for _ in range(1000): pass  # the handler runs here, inside the callback\n"
+        "thing = Thing(); ref = weakref.ref(thing, callback); del thing\n"
+        "try:\n"
+        "    time.sleep(5)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=30, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                       signal.SIG_DFL))
+    assert (done.stdout, done.stderr) == ("interrupted\n", "")
