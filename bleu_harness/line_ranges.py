@@ -19,11 +19,12 @@ import os
 import stat
 from collections import deque
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from dataclasses import dataclass
 
 from bleu_harness.bleu import native
 from bleu_harness.errors import InputError
-from bleu_harness.textfiles import MAX_LINE_BYTES, decoded_line, next_line, open_input
+from bleu_harness.textfiles import MAX_LINE_BYTES, open_input, stream_parallel
 
 #: Bytes read at a time while finding where the ranges begin.
 _BLOCK = 2**20
@@ -85,24 +86,13 @@ class LineRange:
     def _line_by_line(self) -> list[list[str]]:
         """The range read as the streaming reader reads it, line after line of every file in
         turn: the same segments, and the same error at the same line."""
-        handles = []
-        try:
-            for path, start in zip(self.paths, self.starts):
-                handles.append(open_input(path))
-                handles[-1].seek(start)
-            columns: list[list[str]] = [[] for _ in self.paths]
-            for number in range(self.first + 1, self.first + self.count + 1):
-                raw = [next_line(handle, path, number) for handle, path in zip(handles,
-                                                                                self.paths)]
-                if not all(raw):
-                    raise InputError(f"{self.paths[raw.index(b'')]}: shorter than when its "
-                                     "lines were counted (changed while it was read)")
-                for column, line, path in zip(columns, raw, self.paths):
-                    column.append(decoded_line(line, path, number))
-            return columns
-        finally:
-            for handle in handles:
-                handle.close()
+        pairs = list(islice(stream_parallel(self.paths[0], self.paths[1:], self.starts,
+                                            self.first), self.count))
+        if len(pairs) < self.count:
+            raise InputError(f"{self.paths[0]}: shorter than when its lines were counted "
+                             "(changed while it was read)")
+        return [[hyp for hyp, _ in pairs]] + [[refs[i] for _, refs in pairs]
+                                              for i in range(len(self.paths) - 1)]
 
 
 class UnequalFiles(Exception):

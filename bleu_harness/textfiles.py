@@ -338,17 +338,21 @@ def _read_parallel_sgml(hyp_path: str, ref_paths: list[str], limit: int | None,
     return list(hyps.values()), [[column[key] for column in columns] for key in hyps]
 
 
-def stream_parallel(hyp_path: str, ref_paths: Sequence[str]) -> Iterator[tuple[str, list[str]]]:
+def stream_parallel(hyp_path: str, ref_paths: Sequence[str], starts: Sequence[int] = (),
+                    first: int = 0) -> Iterator[tuple[str, list[str]]]:
     """``(hypothesis, references)`` line by line from plain-text files, as
     :func:`read_parallel` reads them (only ``\\n`` ends a line, a final ``\\r`` is dropped),
     holding one line of each file at a time. Files of unequal length are an
-    :class:`InputError` once the shortest ends (naming both files and their line counts)."""
+    :class:`InputError` once the shortest ends (naming both files and their line counts).
+    ``starts``: the byte each file is read from, where line ``first`` (from 0) begins."""
     paths = [hyp_path, *ref_paths]
     handles = []
     try:
-        for path in paths:
+        for path, start in zip(paths, starts or [0] * len(paths)):
             handles.append(open_input(path))
-        number = 0
+            if start:
+                handles[-1].seek(start)
+        number = first
         while True:
             raw = [next_line(handle, path, number + 1) for handle, path in zip(handles, paths)]
             ended = [not line for line in raw]

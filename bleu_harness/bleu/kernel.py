@@ -16,8 +16,8 @@ in Python, so a batch gives what single calls give, bit for bit and exception fo
 from __future__ import annotations
 
 import builtins
-from itertools import islice
 from collections.abc import Sequence
+from itertools import islice
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ from bleu_harness.bleu.compute import REFERENCE_TIMES_SCALE
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import RULES
 from bleu_harness.bleu.counting import native_group
-from bleu_harness.bleu.knobs import KnobSettings, all_vectors
+from bleu_harness.bleu.knobs import KnobSettings
 
 
 @dataclass(frozen=True)
@@ -120,9 +120,6 @@ class Kernel:
         the pairs left to Python (``None`` in the scores). The rows are counted
         :data:`CHUNK` pairs at a time, so memory beyond the scores does not grow with the
         batch."""
-        if len(hypotheses) <= CHUNK:
-            return self.score_rows(native._native.segment_rows(hypotheses, references,
-                                                               self.specs))
         scores: list = []
         left: list[int] = []
         hyp_iter, ref_iter = iter(hypotheses), iter(references)

@@ -93,9 +93,7 @@ def count_groups(
     them, and groups whose tokens give the same ids share one count of clipped matches:
     groups are counted highest order first, so a lower order can take a higher one's.
     """
-    specs = [_spec(group) for group in groups]
-    if _wants_a_split_base(specs):
-        specs.append(_SPLIT_BASE)
+    specs = _with_a_split_base([_spec(group) for group in groups])
     by_order = sorted(range(len(specs)), key=lambda i: -specs[i][3])
     sums = _native.count(hypotheses, references, tuple(specs[i] for i in by_order))
     result: list[list[CorpusStats]] = [[] for _ in groups]
@@ -115,10 +113,13 @@ _SPLIT_BASE = (_MODES["none"], str.split, False, 1, (False,))
 _DERIVED_FROM_SPLIT = {_MODES["13a"], _MODES["mteval-13a-lc"], _T2T}
 
 
-def _wants_a_split_base(specs: Sequence[tuple]) -> bool:
-    """Whether a group could take ``str.split()``'s tokens and no group gives them."""
+def _with_a_split_base(specs: list[tuple]) -> list[tuple]:
+    """``specs``, and :data:`_SPLIT_BASE` after them where a group could take ``str.split()``'s
+    tokens and no group gives them."""
     has_base = any(mode == _MODES["none"] and not lowercase for mode, _, lowercase, *_ in specs)
-    return not has_base and any(spec[0] in _DERIVED_FROM_SPLIT for spec in specs)
+    if not has_base and any(spec[0] in _DERIVED_FROM_SPLIT for spec in specs):
+        return [*specs, _SPLIT_BASE]
+    return specs
 
 
 def _spec(group: Group) -> tuple:
@@ -137,10 +138,7 @@ def row_specs(group: Group) -> tuple:
     """What ``_native.segment_rows`` is told to count a row of one group's single
     ``(order, drop)``: the group, and the ``str.split()`` base it may take its tokens from
     (:data:`_SPLIT_BASE`)."""
-    specs = [_spec(group)]
-    if _wants_a_split_base(specs):
-        specs.append(_SPLIT_BASE)
-    return tuple(specs)
+    return tuple(_with_a_split_base([_spec(group)]))
 
 
 def segment_counter(group: Group) -> Callable[[str, Sequence[str]], CorpusStats]:

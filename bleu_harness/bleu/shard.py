@@ -160,12 +160,13 @@ def _results_in_order(pool: ProcessPoolExecutor, calls: Iterable[tuple],
         yield pending.popleft().result()
 
 
-def count_loaded(loaders: Sequence[Callable[[], Chunk]], needed: Mapping[Preprocessing, int],
+def count_loaded(loaders: Iterable[Callable[[], Chunk]], needed: Mapping[Preprocessing, int],
                  jobs: int) -> Stats:
     """Statistics of chunks that the worker processes read themselves (``jobs`` 1: here, one
-    after another): each loader (a picklable callable, such as :class:`bleu_harness.line_ranges.LineRange`, whose ``first``
-    is its first segment's number) is called in a worker, its chunk counted there; only the
-    statistics come back, merged in order. The keys must not count in order (fairseq's ids
+    after another): each loader (a picklable callable, such as
+    :class:`bleu_harness.line_ranges.LineRange`, whose ``first`` is its first segment's
+    number) is called in a worker, its chunk counted there; only the statistics come back,
+    merged in order. The keys must not count in order (fairseq's ids
     depend on every earlier segment: :func:`count_chunks` carries them)."""
     needed = dict(needed)
     if any(counts_in_order(key) for key in needed):
