@@ -59,15 +59,32 @@ def test_a_bleu_that_ignores_lc_fails_against_the_script(monkeypatch, tmp_path):
     assert checks(result, "expectation", "fail")
 
 
-def test_what_the_scripts_cannot_read_is_declined_with_the_reason():
+@needs_perl_scripts("multi-bleu.perl")
+def test_what_multi_bleu_cannot_read_is_declined_with_the_reason():
     assert "line break" in why_declined("multi-bleu", ["a\nb"], [["a b"]], {})
-    assert why_declined("mteval-v13a", ["a\nb"], [["a b"]], {}) == ""  # SGML holds them
     assert "fewer references" in why_declined("multi-bleu", ["a", "b"], [["a"], ["b", "c"]],
                                                {})
+
+
+@needs_perl_scripts("mteval-v13a.pl")
+def test_what_mteval_cannot_read_is_declined_with_the_reason():
+    assert why_declined("mteval-v13a", ["a\nb"], [["a b"]], {}) == ""  # SGML holds them
     assert "same number" in why_declined("mteval-v13a", ["a", "b"], [["a"], ["b", "c"]], {})
     assert "without references" in why_declined("mteval-v13a", ["a"], [[]], {})
+
+
+def test_a_script_that_cannot_run_here_is_declined_with_what_to_install(monkeypatch):
+    """A machine without Perl's XML::Twig (or without Perl) declines every mteval request
+    with the reason and the package to install, as the tests that need it skip with it."""
+    from bleu_harness.adapters import perl_answers
+
     assert "only" in why_declined("nltk", ["a"], [["a"]], {})
     assert "script" in why_declined("multi-bleu", ["a"], [["a"]], {"script": "nosuch"})
+    monkeypatch.setattr(perl_answers, "why_unavailable",
+                        lambda script: "Perl's XML::Twig is missing (Debian: apt-get install "
+                                       "libxml-twig-perl)")
+    reason = why_declined("mteval-v13a", ["a"], [["a"]], {})
+    assert "XML::Twig" in reason and "libxml-twig-perl" in reason
 
 
 def test_a_missing_scripts_folder_is_said_once_in_the_header(monkeypatch, tmp_path):
