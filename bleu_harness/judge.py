@@ -59,9 +59,7 @@ def judge_case(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome]
     records: list[CheckRecord] = []
     for planned in plan.checks:
         if planned.check in (EXPECTATION, DRIFT_CHECK):
-            record = _expectation_record(case, planned, outcomes, stats_tags,
-                                         strict_raise=is_engine_under_test
-                                         or planned.check == DRIFT_CHECK, diagnoser=scorer)
+            record = _expectation_record(case, planned, outcomes, stats_tags, diagnoser=scorer)
             if record is not None:
                 records.append(record)
     for planned in plan.checks:
@@ -102,7 +100,7 @@ def _record(case: Case, planned: PlannedCheck, actual: BackendOutcome, verdict: 
 # --- expectation and drift ------------------------------------------------------------------
 
 def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
-                        strict_raise: bool, diagnoser: Scorer) -> CheckRecord | None:
+                        diagnoser: Scorer) -> CheckRecord | None:
     e = planned.expectation
     if planned.skip:
         answer = outcomes.get(planned.subject) if planned.subject else None
@@ -115,7 +113,7 @@ def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
             return None  # a figure the library does not report: nothing to drift
         if isinstance(outcome, Unsupported):
             return _record(case, planned, outcome, UNSUPPORTED, message=outcome.reason)
-    verdict, message = expectation_verdict(outcome, e, strict_raise)
+    verdict, message = expectation_verdict(outcome, e)
     if planned.check == DRIFT_CHECK and verdict in (FAIL, ERROR):
         verdict = DRIFT
     record = _record(case, planned, outcome, verdict,
@@ -127,19 +125,24 @@ def _expectation_record(case: Case, planned: PlannedCheck, outcomes, stats_tags,
     return record
 
 
-def expectation_verdict(outcome: BackendOutcome, e: Expectation,
-                        strict_raise: bool) -> tuple[str, str]:
-    """The verdict of one answer against one expectation, and why (for anything but pass).
+def same_exception(raised: str, expected: str) -> bool:
+    """The one rule for an exception a check expects (``raises:`` of a case, or the
+    library's raise in a differential check), for every subject alike -- the engine, a
+    library, the implementation under test: the type it names is the one expected. An
+    implementation that claims a convention raises what that tool raises; another exception
+    is a divergence like another score (its cause says which it raised)."""
+    return raised == expected
 
-    ``strict_raise``: the exception type must be the expected one (the engine and the
-    libraries name theirs as the library does; another implementation may not)."""
+
+def expectation_verdict(outcome: BackendOutcome, e: Expectation) -> tuple[str, str]:
+    """The verdict of one answer against one expectation, and why (for anything but pass)."""
     if isinstance(outcome, Unsupported):
         return UNSUPPORTED, outcome.reason
     if isinstance(outcome, (Timeout, HarnessError)):
         return ERROR, _no_answer(outcome)
     if e.raises is not None:
         if isinstance(outcome, Raised):
-            if outcome.error_type == e.raises or not strict_raise:
+            if same_exception(outcome.error_type, e.raises):
                 return PASS, ""
             return FAIL, f"raised {outcome.error_type}, expected {e.raises}: {outcome.message}"
         return FAIL, f"returned {shown(outcome)}, expected it to raise {e.raises}"
@@ -181,7 +184,7 @@ def _differential_record(case: Case, planned: PlannedCheck, outcomes, stats_tags
     ours = outcomes.get(planned.subject, NO_ANSWER)
     theirs = outcomes.get(planned.reference, NO_ANSWER)
     allowed = max(planned.tolerance, 0.0 if exact else RELATIVE_TOLERANCE)
-    verdict, message = differential_verdict(ours, theirs, exact, allowed)
+    verdict, message = differential_verdict(ours, theirs, allowed)
     tags: list[str] = []
     if verdict in (FAIL, ERROR):
         both = isinstance(ours, Value) and isinstance(theirs, Value)
@@ -244,7 +247,7 @@ def failure_cause(case: Case, planned: PlannedCheck, outcome: BackendOutcome, cl
                     planned.options, outcome.score, claimed, scorer).to_dict()
 
 
-def differential_verdict(ours: BackendOutcome, theirs: BackendOutcome, exact: bool,
+def differential_verdict(ours: BackendOutcome, theirs: BackendOutcome,
                          rel_tol: float) -> tuple[str, str]:
     if not isinstance(theirs, (Value, Raised)):
         return SKIPPED, f"the library gave no answer: {_no_answer(theirs)}"
@@ -253,7 +256,7 @@ def differential_verdict(ours: BackendOutcome, theirs: BackendOutcome, exact: bo
     if isinstance(ours, (Timeout, HarnessError)):
         return ERROR, _no_answer(ours)
     if isinstance(ours, Raised) and isinstance(theirs, Raised):
-        if ours.error_type == theirs.error_type or not exact:
+        if same_exception(ours.error_type, theirs.error_type):
             return PASS, ""
         return FAIL, f"raised {ours.error_type}, the library {theirs.error_type}"
     if not isinstance(ours, Value) or not isinstance(theirs, Value):

@@ -331,6 +331,22 @@ def test_garbage_is_an_error_not_the_exception_a_case_expects(tmp_path, implemen
     assert result.exit_code == 1 and lines[-1]["status"] == "complete"
 
 
+@pytest.mark.parametrize("implementation, raised", [
+    ({"implementation": "miniatures:raises"}, "RuntimeError"),
+    ({"implementation_cmd": f"{FAKE} error"}, "ValueError"),
+])
+def test_an_exception_of_another_type_fails_a_raises_check(tmp_path, implementation, raised):
+    """Issue 41.2: any exception satisfied ``raises: ZeroDivisionError`` for an
+    implementation under test (only the engine was held to the type), so one that always
+    raised passed every such check. One rule holds every subject to the type."""
+    path = case_file(tmp_path, "raises.yaml", one_case("r", RAISES, hyp="x y", refs="[a b]"))
+    result, _ = run(**implementation, claims="nltk", paths=(str(path),), backends=NLTK_CHECKS)
+    mine = checks(result, "expectation")
+    assert mine and all(r.verdict == FAIL for r in mine), mine
+    assert all(f"raised {raised}, expected ZeroDivisionError" in r.message for r in mine)
+    assert result.exit_code == 1
+
+
 @pytest.mark.parametrize("implementation", [
     {"implementation": "miniatures:scalar_as_list"},
     {"implementation_cmd": f"{FAKE} scalar-as-list"},
