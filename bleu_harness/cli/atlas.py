@@ -10,7 +10,7 @@ from rich.console import Console
 from bleu_harness.cli.options import add_format
 from bleu_harness.report import stream
 from bleu_harness.report.atlas import atlas_document, render_html, render_markdown
-from bleu_harness.report.output import check_path, write_report
+from bleu_harness.report.output import check_outputs, write_report
 
 NAME = "atlas"
 DESCRIPTION = (
@@ -31,8 +31,8 @@ def add_arguments(parser) -> None:
 
 
 def main(args, console: Console) -> int:
-    targets = {flag: check_path(path, flag) for flag, path in
-               (("--output", args.output), ("--html", args.html)) if path is not None}
+    targets = check_outputs({"--output": args.output, "--html": args.html},
+                            inputs=list(args.runs))
     document = atlas_document(stream.read_run(path) for path in args.runs)
     text = (json.dumps(document, indent=2, ensure_ascii=False) + "\n"
             if args.format == "json" else render_markdown(document))

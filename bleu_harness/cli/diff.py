@@ -10,7 +10,7 @@ from bleu_harness.cli.options import add_format, print_json
 from bleu_harness.report import stream
 from bleu_harness.report.diff import diff_runs, refuse_incomplete
 from bleu_harness.report.diffview import diff_document, render_diff
-from bleu_harness.report.output import check_path, write_report
+from bleu_harness.report.output import check_outputs, write_report
 
 NAME = "diff"
 DESCRIPTION = ("Align two runs by check and report: newly failing, fixed, value drift, added "
@@ -27,7 +27,8 @@ def add_arguments(parser) -> None:
 
 
 def main(args, console: Console) -> int:
-    output = check_path(args.output) if args.output is not None else None
+    output = check_outputs({"--output": args.output},
+                           inputs=[args.old, args.new]).get("--output")
     old, new = stream.read_run(args.old), stream.read_run(args.new)
     refuse_incomplete(old, "OLD")
     refuse_incomplete(new, "NEW")

@@ -11,7 +11,7 @@ from bleu_harness.cases.loader import ROOT_MARKER, bundled_corpus, load
 from bleu_harness.cases.model import Case
 from bleu_harness.report import stream
 from bleu_harness.report.html import render_html
-from bleu_harness.report.output import check_path, write_report
+from bleu_harness.report.output import check_outputs, write_report
 from bleu_harness.report.summary import counts_line
 from bleu_harness.text import clean_text, one_line
 
@@ -70,7 +70,8 @@ def main(args, console: Console) -> int:
 
     if len(args.runs) > 2:
         raise UsageError("give one run, or two (OLD NEW)")
-    output = check_path(args.output)
+    output = check_outputs({"--output": args.output}, inputs=[*args.runs, *args.cases],
+                           case_folders=list(args.cases))["--output"]
     runs = [stream.read_run(path, allow_truncated=True) for path in args.runs]
     current, previous = runs[-1], (runs[0] if len(runs) == 2 else None)
     write_report(output, render_html(current, corpus_cases(current, args.cases), previous))

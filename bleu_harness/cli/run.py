@@ -39,7 +39,7 @@ from bleu_harness.report.diff import refuse_incomplete
 from bleu_harness.report.html import render_html, require_plotly
 from bleu_harness.report.junit import render_junit
 from bleu_harness.report.markdown import render_markdown
-from bleu_harness.report.output import StreamFile, check_path, write_report
+from bleu_harness.report.output import StreamFile, check_outputs, write_report
 from bleu_harness.report.summary import counts_line
 from bleu_harness.report.terminal import CHECKS_PER_CAUSE, render_terminal
 
@@ -146,9 +146,10 @@ def main(args, console: Console) -> int:
     if missing:  # a typo: said before anything starts
         raise UsageError(f"{missing[0]}: no such file or directory (give case files or "
                          "directories; none: the bundled corpus)")
-    outputs = {flag: check_path(path, flag) for flag, path in
-               (("--output", args.output), ("--junit-xml", args.junit_xml),
-                ("--html", args.html)) if path is not None}  # "" is refused, not ignored
+    outputs = check_outputs(
+        {"--output": args.output, "--junit-xml": args.junit_xml, "--html": args.html},
+        inputs=[*args.paths, args.known, args.baseline],
+        case_folders=[path for path in args.paths if os.path.isdir(path)])
     _check_tags(args.tag)
     if "--html" in outputs:
         require_plotly()

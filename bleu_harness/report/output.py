@@ -6,10 +6,17 @@
   read-only file system or ``/dev/full`` is a usage error then, not after an hour of work.
 * A regular file (or a new one) is replaced atomically: written to a temporary file created
   with ``O_EXCL`` (:func:`tempfile.mkstemp`, so a planted symlink is never followed) in the
-  same directory, then renamed, so a reader never sees half a report. A symbolic link given
-  as the path is followed: its target is replaced, the link stays.
-* Anything else -- ``/dev/null``, ``/dev/stdout``, a FIFO -- is written to as it is, never
-  replaced (as root, a rename would have replaced the device node).
+  same directory, then renamed, so a reader never sees half a report.
+* A character device or a FIFO -- ``/dev/null``, ``/dev/stdout``, a pipe -- is written to as
+  it is, never replaced (as root, a rename would have replaced the device node). A block
+  device is refused.
+* No report is written through a symbolic link (:func:`refuse_link`): a link committed in a
+  pull request (``reports/run.jsonl -> ~/.bashrc``) must not make the gate write outside the
+  checkout. The path itself may be a link only to a character device or a FIFO (the
+  standard streams are links to them); a directory on a relative path may not be a link.
+* One run writes each file once and never over what it reads (:func:`check_outputs`): two
+  report flags naming one file, or a report naming a case file, a known list or a stored
+  run the command reads, is a usage error before anything is written.
 * Files are created with mode 0666 minus the umask (0644 usually), like any other output.
 * A report that cannot be written is one line and exit code 2 (:class:`OutputError`), never
   exit 1, which says the implementation fails; the previous file stays in place.
@@ -25,6 +32,7 @@ from typing import TextIO
 
 from bleu_harness.errors import UsageError
 from bleu_harness.text import one_line
+from bleu_harness.textfiles import within
 
 
 class OutputError(UsageError):
@@ -32,13 +40,13 @@ class OutputError(UsageError):
 
 
 def check_path(path: str | Path, flag: str = "--output") -> Path:
-    """The path a report will be written to, checked now by trying; links followed."""
+    """The path a report will be written to, checked now by trying (:func:`refuse_link`)."""
     target = Path(path)
     if str(path) == "" or "\x00" in str(path):
         raise UsageError(f"{flag}: give a file name")
     shown = one_line(str(path))
     try:
-        resolved = target.resolve() if target.is_symlink() else target
+        resolved = _target(target, flag)
         if resolved.is_dir():
             raise UsageError(f"{flag} {shown}: is a directory (give a file name)")
         parent = resolved.parent
@@ -108,9 +116,74 @@ def _temporary(target: Path, suffix: str) -> tuple[int, str]:
     return fd, name
 
 
-def _target(path: str | Path) -> Path:
+def refuse_link(path: Path, flag: str) -> None:
+    """:class:`OutputError` where writing ``path`` would go through a symbolic link: the
+    path itself a link to anything but a character device or a FIFO, or, on a relative
+    path, one of its directories a link (what a checkout holds, a pull request may plant)."""
+    shown = one_line(str(path))
+    if path.is_symlink():
+        mode = _mode(path)
+        if mode is None or not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            raise OutputError(f"{flag} {shown}: a symbolic link (reports are not written "
+                              "through links: give the file itself)")
+    if not path.is_absolute():
+        for directory in list(path.parents)[:-1]:
+            if directory.is_symlink():
+                raise OutputError(f"{flag} {shown}: {one_line(str(directory))} is a symbolic "
+                                  "link (reports are not written through links: give the "
+                                  "real directory)")
+    mode = _mode(path)
+    if mode is not None and stat.S_ISBLK(mode):
+        raise OutputError(f"{flag} {shown}: a block device (give a file name)")
+
+
+def _target(path: str | Path, flag: str = "--output") -> Path:
+    """``path``, checked by :func:`refuse_link` (a link left is one to a device or FIFO,
+    opened as it is: ``/dev/stdout``'s target may be a pipe, which has no path)."""
     target = Path(path)
-    return target.resolve() if target.is_symlink() else target
+    refuse_link(target, flag)
+    return target
+
+
+def _identity(path: str | Path) -> tuple[int, int] | str:
+    """What makes two paths one file: device and inode where it exists, else its real path."""
+    try:
+        info = os.stat(path)
+        return (info.st_dev, info.st_ino)
+    except (OSError, ValueError):
+        return os.path.realpath(path)
+
+
+def check_outputs(outputs: dict[str, str | None], inputs: list[str] = (),
+                  case_folders: list[str] = ()) -> dict[str, Path]:
+    """Each report path checked (:func:`check_path`), by flag; :class:`UsageError` where two
+    flags name one file, or a report would overwrite what the command reads: one of
+    ``inputs`` (files), or a case file (``.yaml``/``.yml``) inside one of ``case_folders``.
+    A device or FIFO (``/dev/null`` for two reports) may be shared."""
+    checked = {flag: check_path(path, flag) for flag, path in outputs.items()
+               if path is not None}  # "" is refused by check_path, not ignored
+    read = {_identity(path): path for path in inputs if path and path != "-"}
+    seen: dict[object, str] = {}
+    for flag, path in checked.items():
+        mode = _mode(path)
+        if mode is not None and not stat.S_ISREG(mode):
+            continue
+        identity, shown = _identity(path), one_line(str(outputs[flag]))
+        if identity in read:
+            raise UsageError(f"{flag} {shown}: the command reads that file "
+                             f"({one_line(str(read[identity]))}); give another file to write")
+        if identity in seen:
+            raise UsageError(f"{flag} {shown}: {seen[identity]} writes that file too; give "
+                             "each report its own file")
+        seen[identity] = flag
+        real = os.path.realpath(path)
+        if real.endswith((".yaml", ".yml")):
+            for folder in case_folders:
+                if os.path.isdir(folder) and within(real, os.path.realpath(folder)):
+                    raise UsageError(f"{flag} {shown}: a case file's name inside the case "
+                                     f"folder {one_line(folder)}, which the run reads; give "
+                                     "another file to write")
+    return checked
 
 
 def write_report(path: str | Path, text: str, flag: str = "--output") -> None:
