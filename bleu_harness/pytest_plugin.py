@@ -43,6 +43,7 @@ from bleu_harness.cases.loader import CASE_SUFFIXES, ROOT_MARKER, load_found
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.checkplan import plan_case, roles_of
 from bleu_harness.errors import InputError, UsageError
+from bleu_harness.text import one_line
 from bleu_harness.execute import Executor
 from bleu_harness.judge import judge_case
 from bleu_harness.records import DRIFT, FAILING, CheckRecord, shown
@@ -110,7 +111,7 @@ def _is_case_file(parent: pytest.Collector, path: Path) -> bool:
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path):
     if _is_case_file(parent, file_path):
-        return CaseFile.from_parent(parent, path=file_path)
+        return CaseFile.collected(parent, file_path)
     return None
 
 
@@ -119,7 +120,7 @@ if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
         """A directory named ``*.yaml`` where case files are is a case file ``run`` reports:
         so is it here."""
         if _is_case_file(parent, path):
-            return CaseFile.from_parent(parent, path=path)
+            return CaseFile.collected(parent, path)
         return None
 
     @pytest.hookimpl(wrapper=True)
@@ -129,7 +130,7 @@ if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
         reports them."""
         report = yield
         if isinstance(collector, pytest.Directory) and report.passed:
-            report.result.extend(CaseFile.from_parent(collector, path=path)
+            report.result.extend(CaseFile.collected(collector, path)
                                  for path in _special_case_files(collector.path)
                                  if _is_case_file(collector, path))
         return report
@@ -216,6 +217,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 class CaseFile(pytest.File):
+    @classmethod
+    def collected(cls, parent: pytest.Collector, path: Path) -> CaseFile:
+        """The case file at ``path``, its node id one line whatever its name holds (a line
+        break would start a line of pytest's summary of its own: a forged ``::error``
+        workflow command in a CI log)."""
+        node = cls.from_parent(parent, path=path)
+        if one_line(node.nodeid) == node.nodeid:
+            return node
+        return cls.from_parent(parent, path=path, name=one_line(node.name),
+                               nodeid=one_line(node.nodeid))
+
     def collect(self):
         loaded = load_found(self.path, _corpus_of(self.path) or self.path.parent)
         cases = list(loaded.cases)
@@ -232,7 +244,7 @@ class CaseFile(pytest.File):
                 held_back.add(case.line)
         for number, problem in enumerate(problems, start=1):
             yield ProblemItem.from_parent(
-                self, name=f"line {problem.line}: {problem.case_id or '-'} #{number}",
+                self, name=one_line(f"line {problem.line}: {problem.case_id or '-'} #{number}"),
                 problem=problem)
         for case in cases:
             if case.line in held_back:

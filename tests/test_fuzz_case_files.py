@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 from runs import one_case
 
+from bleu_harness.text import one_line
+
 SEED = 26
 GOOD = "schema: 1\ncases:\n" + one_case("good")
 EXPECT = ("{convention: nltk, value: '1.0', provenance: {kind: documented, source: s, "
@@ -68,6 +70,15 @@ def text(content: str | bytes) -> Make:
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
+        return [path.name]
+    return make
+
+
+def named(stem: str, content: str) -> Make:
+    """A bad case file whose own name holds ``stem`` (a line break, a workflow command)."""
+    def make(corpus: Path, name: str, rng: random.Random) -> list[str]:
+        path = corpus / f"{name}.{stem}.yaml"
+        path.write_text(content, encoding="utf-8")
         return [path.name]
     return make
 
@@ -155,6 +166,15 @@ CLASSES: dict[str, Make] = {
         "tags: []", "tags: [identical, " + ", ".join(map(str, range(20_000))) + "]"))),
     "id-newline": text(cases_of(one_case("bad").replace("id: bad", 'id: "bad\\n"'))),
     "id-number": text(cases_of(one_case("bad").replace("id: bad", "id: 7.0"))),
+    # Issue 41.3: a line break in an id or a file's name split the one-line problem format,
+    # and a line of its own starting '::' is a GitHub Actions workflow command.
+    "id-workflow-command": text(cases_of(one_case("bad").replace(
+        "id: bad", "id: |\n      bad\n      ::error file=a::INJECTED"))),
+    "id-control-characters": text(cases_of(one_case("bad").replace(
+        "id: bad", 'id: "bad\\r::error::CR\\u2028::error::LS\\x1b[2J"'))),
+    "name-workflow-command": named("x\n::error file=a::INJECTED",
+                                   cases_of(one_case("bad").replace("level: sentence",
+                                                                    "level: paragraph"))),
     "z-duplicate-id": text(cases_of(one_case("good"))),  # after good.yaml: the second use
     "absolute-path": text(files_case("/etc/hostname")),
     "escaping-path": text(files_case("../../../../../../etc/hostname")),
@@ -233,6 +253,20 @@ def problem_lines(out: str, corpus: Path) -> list[str]:
     return [line for line in out.splitlines() if str(corpus) in line]
 
 
+def shown(path: Path) -> str:
+    """A path as one line of output shows it (line breaks and control characters escaped)."""
+    return one_line(str(path))
+
+
+def no_forged_line(out: str) -> None:
+    """Nothing a case file holds starts a line of its own: no GitHub Actions workflow
+    command (``::error ...``), no line break inside a one-line format."""
+    lines = out.splitlines()
+    assert not any(line.lstrip().startswith("::") for line in lines), out[-3000:]
+    assert not any("INJECTED" in line and "::error" in line and not (
+        "\\x0a" in line or "\\n" in line) for line in lines), out[-3000:]
+
+
 def snapshot(*roots: Path) -> dict[str, str]:
     """Every file under ``roots``: its content's digest (links and special files by name)."""
     seen = {}
@@ -271,33 +305,36 @@ def test_hostile_case_files_are_one_line_each_and_the_good_file_still_passes(tmp
 
     validated = harness("validate", str(corpus), tmp_path=tmp_path)
     out = no_traceback(validated)
+    no_forged_line(out)
     assert validated.returncode == 2
     lines = problem_lines(validated.stdout, corpus)
     for name, files in bad.items():
         for file in files:
-            assert any(f"{corpus / file}:" in line for line in lines), (name, out[-3000:])
+            assert any(f"{shown(corpus / file)}:" in line for line in lines), (name, out[-3000:])
     assert not any(line.startswith(f"{corpus / 'good.yaml'}:") for line in lines), lines
     assert all(len(line) < 2500 for line in validated.stdout.splitlines())
 
     ran = harness("run", str(corpus), "--select", "good", "--backend", "own", "-q",
                   tmp_path=tmp_path, timeout=90)
     out = no_traceback(ran)
+    no_forged_line(out)
     assert ran.returncode == 2 and "1 cases · " in out and "failed" not in out, out[-3000:]
     for files in bad.values():
         for file in files:
-            assert f"{corpus / file}:" in out, file
+            assert f"{shown(corpus / file)}:" in out, file
 
     tested = command([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p",
                       "no:randomly", "-p", "no:hypothesispytest", "-o", "addopts=",
                       "--bleu-backend", "nltk", "-q", "-k",
                       "good or line", "-rf", str(corpus)], tmp_path, timeout=120)
     out = no_traceback(tested)
+    no_forged_line(out)
     summary = tested.stdout.strip().splitlines()[-1]
     assert tested.returncode == 1 and "1 passed" in summary and "error" not in summary, \
         out[-3000:]
     for files in bad.values():
         for file in files:
-            assert str(corpus / file) in out, file
+            assert shown(corpus / file) in out or file.count("\n"), file
 
     assert snapshot(tmp_path / "outside", repository / "cases", repository / "bleu_harness") \
         == before

@@ -9,6 +9,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from bleu_harness.text import one_line
+
 
 def frozen_mapping(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(value or {}))
@@ -118,4 +120,6 @@ class Problem:
     case_line: int = 0  # the case this problem keeps from running (0: none, or the file)
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.case_id or '-'}: {self.message}"
+        """One line, whatever the file's name, the id or the message hold (a line break in
+        either would start a line of its own: a forged ``::error::`` in a CI log)."""
+        return one_line(f"{self.file}:{self.line}: {self.case_id or '-'}: {self.message}")
