@@ -336,6 +336,22 @@ class CheckRecord:
         return (self.case, self.check, who, self.convention, options, side, self.figure)
 
 
+def non_finite_place(value: Any, place: str) -> str | None:
+    """Where ``value`` (at ``place``) holds a number JSON has no form for -- NaN or an
+    infinity -- as ``place[1]``, ``place.key``; ``None`` where it holds none. An option
+    reaches every implementation as JSON (the worker protocol, the stream), so such a
+    number is no option value: it would arrive as the string ``"NaN"``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return place
+    if isinstance(value, Mapping):
+        items = ((f"{place}.{key}", item) for key, item in value.items())
+    elif isinstance(value, (list, tuple)):
+        items = ((f"{place}[{index}]", item) for index, item in enumerate(value))
+    else:
+        return None
+    return next(filter(None, (non_finite_place(item, where) for where, item in items)), None)
+
+
 def json_ready(value: Any) -> Any:
     """A value as JSON holds it: tuples become lists, mappings dicts."""
     if isinstance(value, Mapping):

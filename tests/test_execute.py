@@ -178,6 +178,28 @@ def test_a_hanging_or_crashing_library_costs_one_request(monkeypatch, mode, kind
     assert no_process_left("fake_library.py")
 
 
+def test_a_decline_check_that_fails_costs_its_request_not_the_run(monkeypatch):
+    """Issue 41.1: fast-bleu's decline check raised TypeError on a request nobody foresaw
+    (NaN weights, sent as the string "NaN"): the run died with a traceback, exit 1, and the
+    stream held only its header. Such a failure is that request's internal error."""
+    def failing(request):
+        if request.hypotheses != ("a b c d",):
+            raise TypeError("unsupported operand type(s) for +: 'int' and 'str'")
+        return ""
+
+    monkeypatch.setitem(registry.REFERENCE_BACKENDS, "nltk", lambda python=None: Backend(
+        name="nltk", role=LIBRARY, conventions=("nltk",), module="nltk", decline=failing,
+        command=(sys.executable, str(TESTS / "fake_library.py"), "ok", "3.10.4")))
+    result, lines = run(paths=(TIES,), backends=("nltk",))
+    broken = [r for r in checks(result) if r.backend == "nltk" or r.other == "nltk"]
+    assert broken and all(r.actual is None or r.actual.kind in ("harness-error", "value")
+                          for r in broken)
+    assert any(r.actual is not None and r.actual.kind == "harness-error"
+               and "check of the request failed: TypeError" in r.actual.message
+               for r in broken)
+    assert lines[-1]["status"] == "complete" and checks(result, "expectation", PASS)
+
+
 def test_a_library_release_the_backend_cannot_drive_is_said_once(monkeypatch):
     """Issue #10.5: no noise of drift and failures, one line in the header."""
     monkeypatch.setitem(registry.REFERENCE_BACKENDS, "nltk", lambda python=None: Backend(

@@ -160,6 +160,14 @@ CLASSES: dict[str, Make] = {
     "timestamp": text(with_expect("{convention: nltk, options: {version: 2001-12-14}, "
                                   "value: '1.0', provenance: {kind: documented, source: s, "
                                   "where: w}}")),
+    # Issue 41.1: NaN weights passed validate, reached the backends as the string "NaN" and
+    # crashed the run; no number JSON cannot carry is an option value.
+    "nan-weights": text(with_expect("{convention: nltk, options: {weights: [.nan, .nan, "
+                                    ".nan, .nan]}, value: '1.0', provenance: {kind: "
+                                    "documented, source: s, where: w}}")),
+    "infinite-option": text(with_expect("{convention: nltk, options: {smoothing: method1, "
+                                        "epsilon: -.inf}, value: '1.0', provenance: {kind: "
+                                        "documented, source: s, where: w}}")),
     "int-key": text(with_expect("{convention: nltk, options: {1: 2}, value: '1.0', "
                                 "provenance: {kind: documented, source: s, where: w}}")),
     "many-tags": text(cases_of(one_case("bad").replace(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,9 +28,15 @@ PIECES = st.sampled_from([
 FILE = st.lists(PIECES, max_size=30).map(b"".join)
 KEYS = st.sampled_from(["weights", "smoothing", "tokenize", "lowercase", "max_ngram_order",
                         "nltk.weights", "sacrebleu.tokenize", "nope", "", "k", "epsilon"])
+#: Option values a YAML reader builds into what no option is (issue 41.8: an alias that
+#: contains itself was a RecursionError traceback): each one line and exit 2.
+HOSTILE_VALUES = ["&a [*a, *a]", "&a {k: *a}", "[&a [*a]]",
+                  "!!python/object/apply:os.system [echo]", "!!set {1}", "!!binary aGk=",
+                  "2001-12-14", "[.nan, .nan, .nan, .nan]", "[1, .inf]", "-.inf", "{1: 2}",
+                  "&a [" + ", ".join(["*a"] * 50) + "]"]
 VALUES = st.sampled_from(["[0.5,0.5]", "method1", "13a", "true", "4", "-1", "nan", "1e999",
                           "[[0.5]]", "{a: 1}", "!!set {1}", "[" * 20, "", "null", "'x'",
-                          "[0, 0, 0, 1]", "intl", "zh", "char", "spm"])
+                          "[0, 0, 0, 1]", "intl", "zh", "char", "spm", *HOSTILE_VALUES])
 OPTION = st.builds(lambda k, v: f"{k}={v}", KEYS, VALUES) | st.sampled_from(["x", "=", "=="])
 CONVENTION = st.sampled_from(["all", "nltk", "sacrebleu", "mteval-v13a", "t2t", "moses"])
 
@@ -77,3 +84,16 @@ def test_identify_on_typed_text_is_an_answer_or_one_line(capsys, hyp, refs, valu
     if code == 2:
         assert err.strip().splitlines()[-1].startswith("bleu-harness identify: error:"), err
         assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", HOSTILE_VALUES)
+def test_an_option_value_that_is_no_plain_value_is_one_line(tmp_path, capsys, value):
+    """Every option value is read by the case files' safe YAML reader and held to JSON data:
+    each member of the class is exit 2 with one line naming the value."""
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a b c d\n", encoding="utf-8")
+    code = exit_code(["score", str(hyp), str(hyp), "-c", "nltk", "--option",
+                      f"weights={value}"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("bleu-harness score: error: --option weights:"), err

@@ -25,7 +25,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from bleu_harness.protocol import HARNESS
-from bleu_harness.records import BackendOutcome, BackendRequest, Unsupported
+from bleu_harness.records import BackendOutcome, BackendRequest, HarnessError, Unsupported
 
 ENGINE, LIBRARY, UNDER_TEST = "engine", "library", "under-test"
 READY, NOT_INSTALLED, UNSUPPORTED_VERSION, FAILED = (
@@ -121,7 +121,14 @@ class Backend:
                 f"({self.supported})")
 
     def declined(self, request: BackendRequest) -> BackendOutcome | None:
-        reason = self.decline(request)
+        """``Unsupported`` with the reason where the backend declines ``request``. A decline
+        check that fails on an input nobody foresaw is this request's ``internal`` error,
+        never the end of the run (the other requests, and files, still run)."""
+        try:
+            reason = self.decline(request)
+        except Exception as error:  # noqa: BLE001 -- any failure: one request's outcome
+            return HarnessError("internal", f"{self.name}'s check of the request failed: "
+                                            f"{type(error).__name__}: {error}")
         return Unsupported(reason) if reason else None
 
 

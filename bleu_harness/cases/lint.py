@@ -23,6 +23,7 @@ from bleu_harness.bleu.history import HISTORIES
 from bleu_harness.cases.loader import tag_vocabulary
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.compare import expected_float, is_full_repr
+from bleu_harness.records import non_finite_place
 from bleu_harness.text import clean_text
 
 Rule = Callable[[Sequence[Case]], Iterator[Problem]]
@@ -104,6 +105,13 @@ def options_valid(cases: Sequence[Case]) -> Iterator[Problem]:
             if convention is None:
                 continue  # BH012 says so
             options = dict(e.options)
+            place = next(filter(None, (non_finite_place(value, f"options.{key}")
+                                       for key, value in options.items())), None)
+            if place is not None:
+                yield _problem(case, e.line, "BH007", f"{place}: NaN and infinities are no "
+                               "option values (options reach every implementation as JSON, "
+                               "which has neither)")
+                continue
             history, spec = HISTORIES.get(e.convention), e.versions.get(e.convention)
             if history is not None and spec and "version" not in options:
                 try:

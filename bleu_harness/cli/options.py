@@ -14,6 +14,8 @@ from rich.console import Console
 
 from bleu_harness.bleu.tokenizers import tokenizer_name
 from bleu_harness.errors import UsageError
+from bleu_harness.records import non_finite_place
+from bleu_harness.text import one_line
 from bleu_harness.records import json_ready
 
 DEFAULT_TIMEOUT = 10.0
@@ -94,17 +96,25 @@ def option_value(raw: str) -> Any:
         deepest = max(deepest, depth)
     if deepest > MAX_OPTION_DEPTH:
         raise UsageError(f"{raw[:40]}...: nested more than {MAX_OPTION_DEPTH} levels deep")
-    import yaml  # here: the command line starts without it
+    # Here: the command line starts without YAML. The case files' safe reader, so that an
+    # option value meets the limits a case file's does: JSON data only, no alias that
+    # contains itself (``&a [*a, *a]``), bounded depth and size, aliases expanded.
+    from bleu_harness.cases.yamlsafe import YamlProblem, compose_safely, construct
 
     try:
-        value = yaml.safe_load(raw)
-    except yaml.constructor.ConstructorError:  # a tag such as !!python/object
-        value = set()
-    except (yaml.YAMLError, RecursionError):
-        return raw
+        root = compose_safely(raw)
+        value = construct(root) if root is not None else None
+    except YamlProblem as problem:
+        if str(problem).startswith("YAML syntax error"):
+            return raw
+        raise UsageError(f"{one_line(raw[:60])}: not a plain value ({problem}; give a "
+                         "number, a string, true/false or a [list])") from None
     if not _plain_data(value):
-        raise UsageError(f"{raw[:60]}: not a plain value (give a number, a string, true/false "
-                         "or a [list])")
+        raise UsageError(f"{one_line(raw[:60])}: not a plain value (give a number, a string, "
+                         "true/false or a [list])")
+    if non_finite_place(value, "value") is not None:
+        raise UsageError(f"{one_line(raw[:60])}: NaN and infinities are no option values "
+                         "(options reach every implementation as JSON, which has neither)")
     return value
 
 
