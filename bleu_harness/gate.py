@@ -20,9 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bleu_harness.errors import UsageError
+from bleu_harness.errors import InputError, UsageError
 from bleu_harness.records import DRIFT, FAILING, RAN, UNDER_TEST_CHECKS, CheckRecord
 from bleu_harness.signals import INTERRUPTED, TERMINATED
+from bleu_harness.textfiles import MAX_LIST_BYTES, read_text_input
 
 CLEAN, DIVERGED, USAGE, DRIFTED = 0, 1, 2, 3
 EXIT_CODES = {CLEAN: "clean", DIVERGED: "the implementation under test fails",
@@ -94,9 +95,9 @@ def read_known_file(path: str) -> tuple[KnownEntry, ...]:
     from bleu_harness.cases.yamlsafe import YamlProblem, compose_safely, construct
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"--known {path}: cannot read: {error}") from None
+        text = read_text_input(path, MAX_LIST_BYTES)
+    except InputError as error:
+        raise UsageError(f"--known {error}") from None
     try:
         root = compose_safely(text)
         document = construct(root) if root is not None else []

@@ -185,6 +185,51 @@ def _first_byte_of_fifo(fd: int, path: str | Path) -> bytes:
     return first
 
 
+#: The largest stored run (``--baseline``, ``diff``, ``report``, ``atlas``) a command reads.
+MAX_STREAM_BYTES = MAX_WHOLE_FILE_BYTES
+#: The largest list of known failures (``--known``): a case file's own limit.
+MAX_LIST_BYTES = 8 * 2**20
+_CHUNK = 2**20
+
+
+def read_text_input(path: str | Path, limit: int) -> str:
+    """The text of a file a command is given (``-``: the standard input), for every such
+    file that is read whole -- a stored run, a known list: opened as :func:`open_input`
+    opens it (a FIFO waits for its writer at most :data:`FIFO_WRITER_WAIT` s, a directory
+    is refused), read a MiB at a time and decoded as it comes, so that what is no such text
+    file ends at its first MiB, not at the end of the memory: a NUL byte (``/dev/zero``, a
+    binary file: neither JSON Lines nor YAML holds one), bytes that are not UTF-8, more than
+    ``limit`` bytes (an endless pipe). :class:`InputError` names the path and the reason."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    read = 0
+    with open_input(path) as handle:
+        while True:
+            try:
+                chunk = handle.read(_CHUNK)
+            except OSError as error:
+                raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+            nul = chunk.find(b"\x00")
+            if nul >= 0:
+                raise InputError(f"{path}: a NUL byte at byte {read + nul} (not a text file)")
+            read += len(chunk)
+            if read > limit:
+                raise InputError(f"{path}: larger than {_size(limit)}")
+            try:
+                parts.append(decoder.decode(chunk, final=not chunk))
+            except UnicodeDecodeError as error:
+                raise InputError(f"{path}: not UTF-8 ({error.reason} at byte "
+                                 f"{read - len(chunk) + error.start})") from None
+            if not chunk:
+                return "".join(parts)
+
+
+def _size(limit: int) -> str:
+    return f"{limit // 2**30} GiB" if limit >= 2**30 else f"{limit // 2**20} MiB"
+
+
 class _Prefixed(io.RawIOBase):
     """A file descriptor with bytes already read from it put back in front."""
 

@@ -9,6 +9,7 @@ Bounded: a fixed seed, a fixed number of mutations: about 10 s on an idle two-co
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from collections.abc import Callable
@@ -225,3 +226,70 @@ def test_mutated_streams_never_crash_diff_report_or_baseline(corpus, good, tmp_p
 
 def test_the_good_stream_still_reads(good, capsys):
     assert main(["diff", str(good), str(good)]) == 0
+
+
+# --- what is no file to read whole (issue 41.10 and 41.11) ----------------------------------
+
+def _endless(tmp_path: Path) -> str:
+    """More valid text than any limit (made small here by the test): a stream of its lines."""
+    path = tmp_path / "big.jsonl"
+    path.write_text("{}\n" * 40_000, encoding="utf-8")
+    return str(path)
+
+
+def _fifo(tmp_path: Path) -> str:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return str(path)
+
+
+#: Each a file no command may read to its end or wait on forever: a device that never ends,
+#: random bytes, a FIFO no program writes to, a directory, a file over the limit.
+UNREADABLE: dict[str, Callable[[Path], str]] = {
+    "dev-zero": lambda tmp: "/dev/zero",
+    "dev-urandom": lambda tmp: "/dev/urandom",
+    "fifo-without-writer": _fifo,
+    "directory": lambda tmp: str(tmp),
+    "over-the-limit": _endless,
+}
+#: Every place a command reads a file whole: OLD or NEW of diff, a stored run of report and
+#: atlas, run's --baseline and --known.
+READERS: dict[str, Callable[[str, Path], list[str]]] = {
+    "diff-old": lambda bad, good: ["diff", bad, str(good)],
+    "diff-new": lambda bad, good: ["diff", str(good), bad],
+    "report": lambda bad, good: ["report", bad, "-o", str(good.parent / "r.html")],
+    "atlas": lambda bad, good: ["atlas", bad],
+    "run-baseline": lambda bad, good: ["run", str(CORPUS / "seeds" / "matlab.yaml"),
+                                       "--backend", "own", "--baseline", bad],
+    "run-known": lambda bad, good: ["run", str(CORPUS / "seeds" / "matlab.yaml"),
+                                    "--backend", "own", "--known", bad],
+}
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("unreadable", UNREADABLE)
+def test_a_file_read_whole_is_bounded_in_size_and_wait(good, tmp_path, capsys, monkeypatch,
+                                                       reader, unreadable):
+    """``diff /dev/zero s.jsonl`` and ``run --known /dev/zero`` read the whole input without
+    a bound; ``run --known FIFO`` waited forever. One reader for every file read whole:
+    exit 2 and one line, within its limits (made small here: 0.3 s for a FIFO's writer,
+    64 KiB for a file)."""
+    from bleu_harness import textfiles
+
+    monkeypatch.setattr(textfiles, "FIFO_WRITER_WAIT", 0.3)
+    monkeypatch.setattr(textfiles, "MAX_LIST_BYTES", 2**16)
+    monkeypatch.setattr(textfiles, "MAX_STREAM_BYTES", 2**16)
+    import bleu_harness.gate as gate
+    import bleu_harness.report.stream as stream
+
+    monkeypatch.setattr(gate, "MAX_LIST_BYTES", 2**16)
+    monkeypatch.setattr(stream, "MAX_STREAM_BYTES", 2**16)
+    started = time.monotonic()
+    argv = READERS[reader](UNREADABLE[unreadable](tmp_path), good)
+    try:
+        code = main(argv)
+    except SystemExit as done:
+        code = done.code
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and ": error: " in err, (argv, err)
+    assert time.monotonic() - started < 30, argv

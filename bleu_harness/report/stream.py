@@ -21,7 +21,7 @@ from typing import Any
 from bleu_harness import __version__
 from bleu_harness.backends.base import BackendInfo
 from bleu_harness.cases.model import Problem
-from bleu_harness.errors import StreamError
+from bleu_harness.errors import InputError, StreamError
 from bleu_harness.records import (
     CheckRecord,
     clean_text,
@@ -31,6 +31,7 @@ from bleu_harness.records import (
 )
 from bleu_harness.report.causes import reconciled
 from bleu_harness.schema.validation import Validator
+from bleu_harness.textfiles import MAX_STREAM_BYTES, read_text_input
 
 STREAM_FORMAT = 2
 COMPLETE, INTERRUPTED, TRUNCATED = "complete", "interrupted", "truncated"
@@ -171,9 +172,9 @@ def read_run(path: str | Path, allow_truncated: bool = False) -> Run:
     and valid against the stream schema, no check twice. A stream without a footer (a run
     that was killed) is an error unless ``allow_truncated``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise StreamError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+        text = read_text_input(path, MAX_STREAM_BYTES)
+    except InputError as error:
+        raise StreamError(str(error)) from None
     # Lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085, ... which a
     # JSON string may hold raw.
     return parse_run(text.split("\n"), str(path), allow_truncated)
