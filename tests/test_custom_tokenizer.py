@@ -153,7 +153,39 @@ def hangs_on_cats(text):
         import time
         time.sleep(60)
     return text.split()
+
+def _probe(text):
+    return text.startswith("A tokenizer, tried once")
+
+def an_int(text):
+    return 7
+
+def nested(text):
+    answer = "a"
+    for _ in range(100_000):
+        answer = [answer]
+    return [answer]
+
+def a_set(text):
+    return set(text.split())
+
+def numbers_later(text):
+    return text.split() if _probe(text) else [1, 2]
+
+def nested_later(text):
+    return text.split() if _probe(text) else nested(text)
+
+def none_later(text):
+    return text.split() if _probe(text) else None
+
+def words_then_a_generator(text):
+    return text.split() if _probe(text) else iter(text.split())
 '''
+
+#: Tokenizers whose answer is no list of tokens (issue 41.9: score, explain and run crashed
+#: on an int or a list nested 100,000 deep), on the probe or only on the files' text.
+NO_TOKENS = ["usertok:an_int", "usertok:nested", "usertok:a_set", "usertok:numbers_later",
+             "usertok:nested_later", "usertok:none_later", "usertok:words_then_a_generator"]
 
 
 @pytest.fixture
@@ -264,3 +296,47 @@ def test_identify_searches_every_setting_in_the_users_tokens(tmp_path, monkeypat
     assert main(["identify", str(hyp), str(ref), "--tokenizer", "firsttwo:first2",
                  "--score", "100"]) == 0
     assert "tokenize: firsttwo:first2" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", [
+    ["score", "hyp.txt", "ref.txt", "-c", "sacrebleu"],
+    ["score", "hyp.txt", "ref.txt", "-c", "sacrebleu", "--sentence"],
+    ["explain", "--hyp", "the cat", "--ref", "the cat", "-c", "sacrebleu", "-c", "tf-nmt"],
+    ["identify", "hyp.txt", "ref.txt", "--score", "10"],
+    ["run", str(CORPUS / "families" / "tokenization.yaml"), "--backend", "own", "-q"],
+], ids=["score", "score-sentence", "explain", "identify", "run"])
+@pytest.mark.parametrize("tokenizer", NO_TOKENS)
+def test_a_tokenizer_that_answers_no_tokens_is_one_line(tmp_path, capsys, user_tokenizers,
+                                                        command, tokenizer):
+    """One rule for a tokenizer's answer (``tokens_problem``), in every command: exit 2 and
+    one line naming the tokenizer and what it returned, never a traceback."""
+    from bleu_harness.cli import main
+
+    for name in ("hyp.txt", "ref.txt"):
+        (tmp_path / name).write_text("the cat sat\non the mat\n", encoding="utf-8")
+    try:
+        code = main([*command, "--tokenizer", tokenizer])
+    except SystemExit as done:
+        code = done.code
+    out, err = capsys.readouterr()
+    assert code == 2, (out, err)
+    said = (err + out).strip().splitlines()
+    assert "Traceback" not in err and tokenizer in "\n".join(said), said
+    assert any("not a list of tokens" in line or "a token is a string" in line
+               for line in said), said
+
+
+def test_score_jobs_takes_the_users_tokenizer(tmp_path, capsys, user_tokenizers):
+    """``score --jobs 2 --tokenizer MODULE:CALLABLE`` failed to pickle the guarded callable
+    for its workers: the same table as one process."""
+    from bleu_harness.cli import main
+
+    lines = "".join(f"the cat sat on mat {i}\n" for i in range(12_000))
+    for name in ("hyp.txt", "ref.txt"):
+        (tmp_path / name).write_text(lines, encoding="utf-8")
+    shown = []
+    for jobs in ("1", "2"):
+        assert main(["score", "hyp.txt", "ref.txt", "-c", "sacrebleu", "--tokenizer",
+                     "usertok:words", "--jobs", jobs, "--format", "json"]) == 0
+        shown.append(json.loads(capsys.readouterr().out))
+    assert shown[0] == shown[1]

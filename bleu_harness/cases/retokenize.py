@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from bleu_harness.bleu.tokenizers import tokens_problem
 from bleu_harness.cases.model import Case, Expectation, Problem, Segment
 from bleu_harness.signals import TimeLimitExceeded, time_limit
 
@@ -60,12 +61,12 @@ def _joined(tokenize: Callable[[str], list[str]], text: str, timeout: float | No
     except Exception as error:  # noqa: BLE001 - the user's code: reported, never a crash
         raise TokenizerFailed(f"raised {type(error).__name__}: {error} on {text[:60]!r}"
                               ) from None
-    if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):
-        raise TokenizerFailed(f"returned a {type(tokens).__name__}, not a list of tokens, "
-                              f"for {text[:60]!r}")
+    problem = tokens_problem(tokens)
+    if problem:
+        raise TokenizerFailed(f"{problem} for {text[:60]!r}")
     for token in tokens:
-        if not isinstance(token, str) or not token or token != "".join(token.split()):
-            raise TokenizerFailed(f"returned the token {token!r} for {text[:60]!r}: a token "
+        if not token or token != "".join(token.split()):
+            raise TokenizerFailed(f"returned the token {token[:60]!r} for {text[:60]!r}: a token "
                                   "must be a non-empty string without whitespace")
     return " ".join(tokens)
 

@@ -7,12 +7,13 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
 
-from bleu_harness.bleu.tokenizers import tokenizer_name
+from bleu_harness.bleu.tokenizers import tokenizer_name, tokens_problem
 from bleu_harness.errors import UsageError
 from bleu_harness.records import non_finite_place
 from bleu_harness.text import one_line
@@ -252,7 +253,7 @@ def load_tokenizer(target: str):
 
     try:
         with time_limit(PROBE_SECONDS):
-            found(TOKENIZER_PROBE)
+            problem = tokens_problem(found(TOKENIZER_PROBE))
     except TimeLimitExceeded:
         raise argparse.ArgumentTypeError(
             f"{target!r} did not tokenize {TOKENIZER_PROBE!r} within {PROBE_SECONDS} s"
@@ -261,6 +262,8 @@ def load_tokenizer(target: str):
         raise argparse.ArgumentTypeError(
             f"{target!r} fails on {TOKENIZER_PROBE!r}: {type(error).__name__}: "
             f"{first_words(error)}") from None
+    if problem:
+        raise argparse.ArgumentTypeError(f"{target!r} {problem} for {TOKENIZER_PROBE!r}")
     return found
 
 
@@ -311,21 +314,29 @@ def user_tokenizer(args):
     return guarded(tokenizer) if callable(tokenizer) else tokenizer
 
 
-def guarded(tokenize):
-    """``tokenize`` whose failure on some text is one line (a :class:`UsageError`) where a
-    command does not report it itself; the same name, so signatures name the user's."""
-    import functools
+@dataclass(frozen=True)
+class guarded:  # noqa: N801 -- used as a function: ``guarded(tokenize)``
+    """``tokenize`` whose failure on some text, or answer that is no list of tokens
+    (:func:`~bleu_harness.bleu.tokenizers.tokens_problem`), is one line (a
+    :class:`UsageError`) where a command does not report it itself. Named as the user's
+    callable (``describe``), so signatures name it; an object, not a closure, so that it
+    pickles by reference to the user's function for ``score --jobs`` workers."""
 
-    @functools.wraps(tokenize)
-    def tokens(text: str):
+    tokenize: Callable[[str], Any]
+
+    def __call__(self, text: str) -> Any:
         try:
-            return tokenize(text)
+            answer = self.tokenize(text)
         except Exception as error:  # noqa: BLE001 - the user's code
-            raise UsageError(f"--tokenizer {tokenizer_name(tokenize)} fails on "
-                             f"{text[:60]!r}: {type(error).__name__}: {first_words(error)}"
-                             ) from None
+            raise UsageError(f"--tokenizer {self.describe()} fails on {text[:60]!r}: "
+                             f"{type(error).__name__}: {first_words(error)}") from None
+        problem = tokens_problem(answer)
+        if problem:
+            raise UsageError(f"--tokenizer {self.describe()} {problem} for {text[:60]!r}")
+        return answer
 
-    return tokens
+    def describe(self) -> str:
+        return tokenizer_name(self.tokenize)
 
 
 def add_input(parser: argparse.ArgumentParser, files: bool) -> None:

@@ -168,6 +168,26 @@ def why_unavailable(tokenizer: str | Tokenizer) -> str | None:
     return check() if check is not None else None
 
 
+def tokens_problem(tokens: object) -> str:
+    """What is wrong with ``tokens`` as a tokenizer's answer (``''``: nothing): a tokenizer
+    returns a list or tuple of strings, the one rule every place that calls a user's
+    tokenizer holds it to (``score``, ``explain``, ``identify``, ``run``'s retokenized
+    cases). The answer is shown in a bounded form: a list nested 100,000 deep, or a huge
+    one, has a few characters of it shown, never a ``RecursionError``."""
+    if isinstance(tokens, (list, tuple)) and all(isinstance(token, str) for token in tokens):
+        return ""
+    import reprlib  # here: only a faulty tokenizer needs it
+
+    shown = reprlib.Repr()
+    shown.maxlevel, shown.maxlist, shown.maxtuple, shown.maxstring = 2, 4, 4, 40
+    if not isinstance(tokens, (list, tuple)):
+        return (f"returned {type(tokens).__name__} {shown.repr(tokens)}, not a list of "
+                "tokens")
+    bad = next(token for token in tokens if not isinstance(token, str))
+    return (f"returned the token {shown.repr(bad)}, of type {type(bad).__name__}: a token "
+            "is a string")
+
+
 def get_tokenizer(name: str | Tokenizer) -> Tokenizer:
     """The tokenizer called ``name`` (or ``name`` itself, if it is a callable); a
     ``ValueError`` lists the known ones otherwise."""
@@ -182,4 +202,4 @@ def get_tokenizer(name: str | Tokenizer) -> Tokenizer:
 
 __all__ = ["ROLE_TOKENIZERS", "SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "ascii_lower",
            "get_tokenizer", "tokenize_13a", "tokenize_intl", "tokenize_t2t", "tokenizer_name",
-           "why_unavailable"]
+           "tokens_problem", "why_unavailable"]
