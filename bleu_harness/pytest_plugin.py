@@ -127,23 +127,26 @@ if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
     def pytest_make_collect_report(collector: pytest.Collector):
         """pytest offers only regular files and directories to the hooks: the other
         ``*.yaml`` of a directory (FIFOs, sockets, dangling links) are added here, as ``run``
-        reports them."""
+        reports them -- and so is any such file named on the command line, whatever its
+        name (``pytest ok.yaml /dev/null``: pytest alone would stop the session, exit 4,
+        and ``ok.yaml`` would never run; ``run`` reports the bad path and runs the rest)."""
         report = yield
         if isinstance(collector, pytest.Directory) and report.passed:
             report.result.extend(CaseFile.collected(collector, path)
-                                 for path in _special_case_files(collector.path)
-                                 if _is_case_file(collector, path))
+                                 for path in _special_files(collector.path)
+                                 if _is_case_file(collector, path)
+                                 or collector.session.isinitpath(path))
         return report
 
 
-def _special_case_files(directory: Path) -> list[Path]:
+def _special_files(directory: Path) -> list[Path]:
+    """The entries of ``directory`` that are neither a directory nor a regular file."""
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError:
         return []
     return [Path(entry.path) for entry in entries
-            if Path(entry.name).suffix in CASE_SUFFIXES and not entry.is_dir()
-            and not entry.is_file()]
+            if not entry.is_dir() and not entry.is_file()]
 
 
 def chosen_backends(config: pytest.Config) -> tuple[str, ...]:

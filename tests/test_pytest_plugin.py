@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -103,3 +104,29 @@ def test_the_user_chooses_the_libraries_and_the_session_names_them(tmp_path):
     typo = pytest_run("cases.yaml", "--bleu-backend", "nltx", cwd=tmp_path)
     assert typo.returncode == 4 and "--bleu-backend 'nltx': unknown (did you mean 'nltk'?" \
         in typo.stderr, typo
+
+
+@pytest.mark.parametrize("special", ["/dev/null", "fifo", "fifo.yaml", "socket.yml"])
+def test_a_special_file_named_beside_a_case_file_is_its_problem_and_the_rest_runs(
+        tmp_path, special):
+    """Issue 41.7: ``pytest ok.yaml /dev/null`` stopped the session (exit 4: pytest offers
+    only regular files to the hooks) and ``ok.yaml`` never ran; ``run`` reports the bad path
+    and runs the rest, and so does the plugin now."""
+    import socket
+
+    good = (CORPUS / "seeds" / "matlab.yaml").read_text(encoding="utf-8")
+    (tmp_path / "ok.yaml").write_text(good, encoding="utf-8")
+    server = None
+    if special.startswith("fifo"):
+        os.mkfifo(tmp_path / special)
+    elif special.startswith("socket"):
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(tmp_path / special))
+    try:
+        done = pytest_run("-rf", "--bleu-backend", "own", "ok.yaml", special, cwd=tmp_path)
+    finally:
+        if server is not None:
+            server.close()
+    out = done.stdout + done.stderr
+    assert done.returncode == 1 and "1 failed" in out and " passed" in out, out
+    assert "not a regular file" in out and "Traceback" not in out, out
