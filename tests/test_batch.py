@@ -199,3 +199,34 @@ def test_mbr_choice_says_what_it_lacks():
                                             (["a b", "a"], [], "at least one reference")):
         with pytest.raises(ValueError, match=message):
             mbr_choice(candidates, "sacrebleu", references=references)
+
+
+def test_a_repeated_pair_is_scored_once_and_answered_the_same(monkeypatch):
+    """Issue 41.12: ``score --sentence`` on 200,000 empty lines was still running after 60 s
+    (every line counted under every preprocessing and finished under 22 conventions). A
+    row is a function of the pair's statistics: a repeated pair, or one with the same
+    statistics, is answered with the row already made -- each outcome the one a fresh
+    ``score_many`` call gives."""
+    import bleu_harness.bleu.batch as batch
+    from bleu_harness.bleu import CONVENTIONS, Request, score_many
+    from bleu_harness.bleu.result import ConventionError
+
+    finished = []
+    real = batch._finish
+    monkeypatch.setattr(batch, "_finish", lambda *a: finished.append(a) or real(*a))
+    requests = [Request(name) for name in CONVENTIONS]
+    empty = list(batch.sentence_results((("", [""]) for _ in range(2_000)), requests))
+    assert len(empty) == 2_000 and len(finished) <= len(requests)
+
+    rng = random.Random(41)
+    texts = ["", "a", "the cat", "the cat sat", "a b c d e", "b a", "the the the"]
+    pairs = [(rng.choice(texts), [rng.choice(texts) for _ in range(rng.randint(1, 2))])
+             for _ in range(300)]
+    rows = list(batch.sentence_results(iter(pairs), requests))
+    for (hypothesis, references), row in zip(pairs, rows):
+        fresh = score_many([hypothesis], [references], requests, level="sentence")
+        for ours, theirs in zip(row, fresh):
+            if isinstance(theirs, ConventionError):
+                assert isinstance(ours, ConventionError) and str(ours) == str(theirs)
+            else:
+                assert ours == theirs or (math.isnan(ours.score) and math.isnan(theirs.score))

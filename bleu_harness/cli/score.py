@@ -268,10 +268,13 @@ def _stream_json_sentences(args: ScoreArgs, rows: Iterator[list[ConventionAnswer
     segment at a time."""
     head = json.dumps(json_ready(_document_head(args)), indent=2, ensure_ascii=False)
     sys.stdout.write(head[:-2] + ',\n  "segments": [')
+    previous: tuple[list[ConventionAnswer] | None, str] = (None, "")
     for line, outcomes in enumerate(rows, start=1):
-        segment = {"line": line, "results": [outcome_dict(o) for o in outcomes]}
-        sys.stdout.write(("\n    " if line == 1 else ",\n    ") + json.dumps(
-            json_ready(segment), ensure_ascii=False, allow_nan=False, default=str))
+        if outcomes is not previous[0]:  # a repeated pair's row is the same row object
+            previous = (outcomes, json.dumps(json_ready([outcome_dict(o) for o in outcomes]),
+                                             ensure_ascii=False, allow_nan=False, default=str))
+        sys.stdout.write(("\n    " if line == 1 else ",\n    ")
+                         + f'{{"line": {line}, "results": {previous[1]}}}')
     sys.stdout.write("\n  ]\n}\n")
 
 
@@ -372,9 +375,12 @@ def _print_sentences(args: ScoreArgs, rows: Iterator[list[ConventionAnswer]],
     write = sys.stdout.write
     console.file.flush()
     write("  ".join(h.rjust(w) for h, w in zip(headers, widths)) + "\n")
+    previous: tuple[list[ConventionAnswer] | None, str] = (None, "")
     for line, outcomes in enumerate(rows, start=1):
-        cells = [shown_answer(o) for o in outcomes]
-        groups = agreement_groups(outcomes)
-        agree = "yes" if len(set(groups) - {"-"}) <= 1 else "≠ " + "".join(groups)
-        write("  ".join(c.rjust(w) for c, w in zip([str(line), *cells], widths))
-              + "  " + agree + "\n")
+        if outcomes is not previous[0]:  # a repeated pair's row is the same row object
+            cells = [shown_answer(o) for o in outcomes]
+            groups = agreement_groups(outcomes)
+            agree = "yes" if len(set(groups) - {"-"}) <= 1 else "≠ " + "".join(groups)
+            rest = "  ".join(c.rjust(w) for c, w in zip(cells, widths[1:])) + "  " + agree
+            previous = (outcomes, rest)
+        write(str(line).rjust(widths[0]) + "  " + previous[1] + "\n")
