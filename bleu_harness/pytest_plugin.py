@@ -135,8 +135,15 @@ if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
             report.result.extend(CaseFile.collected(collector, path)
                                  for path in _special_files(collector.path)
                                  if _is_case_file(collector, path)
-                                 or collector.session.isinitpath(path))
+                                 or _named_on_the_command_line(collector, path))
         return report
+
+
+def _named_on_the_command_line(collector: pytest.Collector, path: Path) -> bool:
+    try:
+        return collector.session.isinitpath(path)
+    except (OSError, RuntimeError):  # a link loop cannot be resolved: not named as such
+        return False
 
 
 def _special_files(directory: Path) -> list[Path]:
@@ -145,8 +152,14 @@ def _special_files(directory: Path) -> list[Path]:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError:
         return []
-    return [Path(entry.path) for entry in entries
-            if not entry.is_dir() and not entry.is_file()]
+    return [Path(entry.path) for entry in entries if _special(entry)]
+
+
+def _special(entry: os.DirEntry) -> bool:
+    try:
+        return not entry.is_dir() and not entry.is_file()
+    except OSError:  # a link loop: no regular file, no directory
+        return True
 
 
 def chosen_backends(config: pytest.Config) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from bleu_harness.records import (
 )
 from bleu_harness.report.causes import reconciled
 from bleu_harness.report.stream import Run
+from bleu_harness.text import count_of
 
 
 def options_shown(options: Mapping[str, Any]) -> str:
@@ -154,7 +155,7 @@ def counts_line(run: Run) -> str:
     if counts[DIVERGENCE]:
         parts.append(divergences_phrase(run))
     if run.problems:
-        parts.append(f"{len(run.problems)} case-file problems")
+        parts.append(count_of(len(run.problems), "case-file problem"))
     line = " · ".join(parts)
     if run.footer.interrupted:
         line += " · INTERRUPTED: the run did not finish"
