@@ -98,3 +98,11 @@ def test_the_jobs_benchmark_checks_the_json_and_says_where_the_goal_stands(monke
     lines = bench.table(segments=60, refs=2, runs=1)
     assert len(lines) == 4 and all(line.rstrip(" |").endswith(("yes", "no"))
                                    for line in lines[2:])
+
+
+def test_the_plugin_benchmark_times_both_sessions_and_says_where_the_goal_stands(monkeypatch):
+    bench = _load("bench_plugin", monkeypatch)
+    with_plugin, without = bench.measure(1)
+    assert with_plugin > 0 and without > 0
+    lines = bench.table(with_plugin, without)
+    assert len(lines) == 3 and lines[2].endswith(("yes |", "no |"))

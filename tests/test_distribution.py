@@ -143,7 +143,7 @@ def test_the_installed_wheel_runs_the_gate_on_its_bundled_corpus(installed, tmp_
 
 
 def test_the_installed_plugin_collects_case_files_a_project_names(installed, tmp_path):
-    """Collection is opt-in (bleu_harness/pytest_plugin.py): the ini option
+    """Collection is opt-in (bleu_harness/pytest_plugin): the ini option
     ``bleu_harness_cases`` names the project's directory of case files."""
     corpus = Path(subprocess.run(
         [installed, "-c", "from bleu_harness.cases.loader import bundled_corpus; "

@@ -130,3 +130,22 @@ def test_a_special_file_named_beside_a_case_file_is_its_problem_and_the_rest_run
     out = done.stdout + done.stderr
     assert done.returncode == 1 and "1 failed" in out and " passed" in out, out
     assert "not a regular file" in out and "Traceback" not in out, out
+
+
+def test_the_plugin_loads_nothing_of_the_harness_until_a_case_file_is_seen():
+    """The ``pytest11`` entry point is imported by every pytest session of an environment
+    bleu-harness is installed in: it imported the loader, the executor, the judge and the
+    engine (135 ms, +64 % on another project's start-up). Only the hooks load now; the
+    items' module comes with the first case file."""
+    import json
+    import sys
+
+    probe = ("import json, sys, pytest\n"
+             "import bleu_harness.pytest_plugin\n"
+             "print(json.dumps(sorted(sys.modules)))\n")
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True,
+                                           text=True, check=True).stdout))
+    heavy = {"bleu_harness.bleu", "bleu_harness.cases.loader", "bleu_harness.execute",
+             "bleu_harness.judge", "bleu_harness.pytest_plugin.items", "yaml", "jsonschema",
+             "rich", "bleu_harness.textfiles"}
+    assert not heavy & loaded, sorted(heavy & loaded)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from bleu_harness.cases.markers import CASE_SUFFIXES, ROOT_MARKER
 from bleu_harness.cases.model import Case, Expectation, Problem, Provenance, Segment
 from bleu_harness.cases.yamlsafe import YamlProblem, compose_safely, construct
 from bleu_harness.compare import is_full_repr
@@ -41,12 +42,8 @@ from bleu_harness.textfiles import (
     within,
 )
 
-CASE_SUFFIXES = (".yaml", ".yml")
 #: A case file is read only if it is a regular file of at most this size.
 CASE_FILE_LIMIT = 8 * 2**20
-#: A directory holding this file is the root of a case corpus: ``files:`` paths of the case
-#: files below it must stay inside it (``cases/CORPUS_ROOT`` in this repository).
-ROOT_MARKER = "CORPUS_ROOT"
 #: Data files (``files:``) bound the memory a load takes by their segments, not their bytes
 #: (8 MiB of newlines are 8 million empty segments): at most this many in one file, and in
 #: all the distinct files one load reads.
