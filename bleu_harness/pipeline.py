@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bleu_harness.backends.registry import (
@@ -53,6 +53,7 @@ from bleu_harness.records import (
 )
 from bleu_harness.report import stream
 from bleu_harness.report.causes import reconciled
+from bleu_harness.report.map_cache import MapCache, map_records
 from bleu_harness.signals import critical, exit_code_of, hold
 
 Sink = Callable[[Mapping[str, Any]], None]
@@ -165,7 +166,8 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
                 for problem in problems:
                     sink(stream.problem_line(problem))
             _judge_as_answered(executor, plan_cases(cases, roles), is_engine, options.known,
-                               sink, state, records, tally, options.maxfail)
+                               sink, state, records, tally, options.maxfail,
+                               MapCache.here() if roles.engine is not None else None)
         except (KeyboardInterrupt, MaxFailReached) as stop:  # SIGINT, SIGTERM (Terminated)
             status = stop
         hold()  # what is left is bounded: a signal now must not cut the footer short
@@ -188,19 +190,40 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
 
 def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine: bool,
                        known: Known, sink: Sink, state: dict[str, int],
-                       records: list[CheckRecord], tally: Tally, maxfail: int = 0) -> None:
+                       records: list[CheckRecord], tally: Tally, maxfail: int = 0,
+                       map_cache: MapCache | None = None) -> None:
     """Execute every distinct request once; judge each case, in order, as soon as all its
     answers are in, stream its lines, and add them to ``records`` and ``tally`` (a case's
     lines all or none: an interruption between two cases leaves both consistent). With
-    ``maxfail``, :class:`MaxFailReached` once that many new failures are judged."""
+    ``maxfail``, :class:`MaxFailReached` once that many new failures are judged. With a
+    ``map_cache``, a case whose divergence map is kept there is judged without it and its
+    kept records follow its own (the engine is not asked for the map's answers); a map
+    computed here is kept."""
     outcomes: dict[BackendRequest, BackendOutcome] = {}
+    kept: dict[int, list[CheckRecord]] = {}
+    if map_cache is not None:
+        plans = list(plans)
+        for index, plan in enumerate(plans):
+            found = map_cache.get(plan) if plan.divergence else None
+            if found is not None:
+                kept[index], plans[index] = found, replace(plan, divergence=())
     needed = [plan.requests for plan in plans]
     next_case = 0
+
+    def judged_case(index: int) -> list[CheckRecord]:
+        plan = plans[index]
+        judged = _judge_one(plan, outcomes, is_engine)
+        if index in kept:
+            return judged + kept[index]
+        if map_cache is not None and plan.divergence and not any(
+                r.backend == "harness" for r in judged):  # judging failed: nothing to keep
+            map_cache.put(plan, map_records(judged))
+        return judged
 
     def judge_ready() -> None:
         nonlocal next_case
         while next_case < len(plans) and all(r in outcomes for r in needed[next_case]):
-            judged = mark(_judge_one(plans[next_case], outcomes, is_engine), known)
+            judged = mark(judged_case(next_case), known)
             with critical():
                 tally.add(judged, known)
                 records.extend(judged)

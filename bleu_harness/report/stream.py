@@ -211,7 +211,7 @@ def parse_run(lines: Iterable[str], name: str = "<stream>",
         elif header is None:
             raise StreamError(f"{where}: the stream does not start with a header")
         elif kind == "check":
-            record = _typed(_check, line, where)
+            record = _typed(record_from_line, line, where)
             key = record.key()
             if key in seen:
                 raise StreamError(f"{where}: the same check as line {seen[key]} (case "
@@ -284,7 +284,8 @@ def header_from_line(line: Mapping[str, Any]) -> Header:
                   tuple(line.get("corpus_roots") or ()), dict(line))
 
 
-def _check(line: Mapping[str, Any]) -> CheckRecord:
+def record_from_line(line: Mapping[str, Any]) -> CheckRecord:
+    """A check line of a stream (as :func:`check_line` writes it) as its record."""
     compare = line.get("compare")
     return CheckRecord(
         case=line["case"], file=line["file"], line=line["line"], check=line["check"],

@@ -1,0 +1,148 @@
+"""The divergence map of a case, kept between runs.
+
+The map -- every pair of the engine's conventions that disagree on a case, each with the
+knobs that explain it (``judge._divergence_records``) -- depends on the engine and on the
+case alone: not on the implementation under test, the backends or the flags. Yet it is most
+of a default run's work (79,027 explained divergences on the bundled corpus, each a search
+over knob subsets). So each case's map records are kept in the user's cache directory once
+computed, and a later run with the same engine and the same case reads them back instead of
+asking the engine for the conventions' answers and searching again; a run over new or changed
+case files computes only those.
+
+* **Key**: SHA-256 of the engine's fingerprint (every source file of the installed
+  ``bleu_harness`` package, the Python version and the machine: any change of the code, of
+  the interpreter or of the platform's float library is a new map) and of what the records
+  are made of (the case's id, file, line, level, tokenizer and texts, and the engine's
+  requests of the map).
+* **Entry**: one file per case, ``<root>/<fingerprint>/<key[:2]>/<key>.jsonl.z``, the
+  records' stream lines (JSON, zlib-compressed), written to a temporary file and renamed into
+  place, so that runs at the same time never see half an entry; an entry that cannot be read
+  or parsed is a miss (and is written again). Only records of answers that do not depend on
+  the moment are kept (a timeout or a crash of the engine's worker is not).
+* **Where**: ``$BLEU_HARNESS_CACHE`` if set (``off``: no cache), else
+  ``$XDG_CACHE_HOME/bleu-harness/divergence-map`` (``~/.cache/...``). Another fingerprint's
+  entries are removed when a new fingerprint's first entry is written, so the cache holds
+  one engine's map.
+
+The stream, every report and the exit code are byte for byte what a run that computes the
+map writes (``tests/test_map_cache.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import zlib
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from bleu_harness.checkplan import CasePlan
+from bleu_harness.records import DIVERGENCE_CHECK, HarnessError, Timeout, CheckRecord
+from bleu_harness.report.stream import check_line, dumps, record_from_line
+
+#: The environment variable that names the cache's directory, or ``off``.
+CACHE_ENV = "BLEU_HARNESS_CACHE"
+_SOURCE_SUFFIXES = (".py", ".c", ".h", ".yaml", ".json")
+
+
+def cache_root() -> Path | None:
+    """The cache's directory, or ``None`` where it is off."""
+    named = os.environ.get(CACHE_ENV)
+    if named == "off":
+        return None
+    if named:
+        return Path(named)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "bleu-harness" / "divergence-map"
+
+
+@lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """What the map's records are computed by: every source file of the package (path and
+    content), the Python version and the machine."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(f"{sys.version}|{platform.machine()}|{platform.system()}"
+                            .encode())
+    for path in sorted(p for p in package.rglob("*") if p.suffix in _SOURCE_SUFFIXES
+                       and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(package)).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:32]
+
+
+def case_key(plan: CasePlan) -> str:
+    """The key of a case's map records: what they are made of."""
+    case = plan.case
+    made_of = [case.id, case.relative_file, case.line, case.level, case.tokenizer,
+               list(case.hypotheses), [list(refs) for refs in case.references],
+               [[name, request.backend, request.convention, request.level,
+                 request.options_json, request.version] for name, request in plan.divergence]]
+    return hashlib.sha256(json.dumps(made_of, ensure_ascii=False, default=str)
+                          .encode("utf-8", "backslashreplace")).hexdigest()
+
+
+class MapCache:
+    """The map records of cases, read and written under ``root`` for this engine."""
+
+    def __init__(self, root: Path) -> None:
+        self.folder = root / engine_fingerprint()
+        self.root = root
+
+    @classmethod
+    def here(cls) -> MapCache | None:
+        root = cache_root()
+        return cls(root) if root is not None else None
+
+    def _path(self, plan: CasePlan) -> Path:
+        key = case_key(plan)
+        return self.folder / key[:2] / f"{key}.jsonl.z"
+
+    def get(self, plan: CasePlan) -> list[CheckRecord] | None:
+        """The case's map records, or ``None`` where none are kept (or they cannot be
+        read: a damaged entry is a miss)."""
+        try:
+            text = zlib.decompress(self._path(plan).read_bytes()).decode("utf-8")
+            return [record_from_line(json.loads(line)) for line in text.splitlines()]
+        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            return None
+
+    def put(self, plan: CasePlan, records: Sequence[CheckRecord]) -> None:
+        """Keep the case's map records (those of answers that do not depend on the moment);
+        a cache that cannot be written is no cache, never an error of the run."""
+        if any(isinstance(r.actual, (Timeout, HarnessError)) for r in records):
+            return
+        path = self._path(plan)
+        data = zlib.compress("".join(dumps(check_line(r)) for r in records).encode("utf-8"))
+        try:
+            if not self.folder.is_dir():
+                self._forget_other_engines()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(name, path)
+            except BaseException:
+                Path(name).unlink(missing_ok=True)
+                raise
+        except OSError:
+            return
+
+    def _forget_other_engines(self) -> None:
+        try:
+            others = [p for p in self.root.iterdir() if p.is_dir() and p != self.folder]
+        except OSError:
+            return
+        for other in others:
+            shutil.rmtree(other, ignore_errors=True)
+
+
+def map_records(records: Iterable[CheckRecord]) -> list[CheckRecord]:
+    """The records of a case that are its divergence map."""
+    return [r for r in records if r.check == DIVERGENCE_CHECK]

@@ -1,0 +1,118 @@
+"""The divergence map kept between runs (``bleu_harness.report.map_cache``): a run that
+reads the map from the cache writes the stream, the reports and the exit code of a run that
+computes it, byte for byte; a damaged entry is computed again; a changed case only is
+computed again; runs at the same time share the cache; ``off`` keeps nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from runs import CORPUS
+
+import bleu_harness.report.map_cache as map_cache
+from bleu_harness.cli import main
+
+SEEDS = CORPUS / "seeds"
+REPORTS = ("--output", "run.jsonl", "--junit-xml", "run.xml")
+
+
+def _run(tmp_path: Path, cache: str, name: str, *paths: str) -> tuple[int, dict[str, bytes]]:
+    """A default run (every backend installed here) of ``paths`` with the cache ``cache``:
+    its exit code and the bytes of its stream, JUnit and Markdown reports."""
+    folder = tmp_path / name
+    folder.mkdir()
+    os.environ[map_cache.CACHE_ENV] = cache
+    code = main(["run", *paths, "--format", "json", "--output", str(folder / "run.jsonl"),
+                 "--junit-xml", str(folder / "run.xml"), "-q"])
+    markdown = folder / "run.md"
+    assert main(["run", *paths, "--format", "markdown", "--output", str(markdown), "-q"]) \
+        == code
+    return code, {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _entries(cache: Path) -> list[Path]:
+    return sorted(cache.rglob("*.jsonl.z"))
+
+
+@pytest.fixture
+def restore_cache_variable():
+    before = os.environ.get(map_cache.CACHE_ENV)
+    yield
+    if before is None:
+        os.environ.pop(map_cache.CACHE_ENV, None)
+    else:
+        os.environ[map_cache.CACHE_ENV] = before
+
+
+def test_a_run_from_the_cache_writes_what_a_run_that_computes_the_map_writes(
+        tmp_path, restore_cache_variable):
+    cache = tmp_path / "cache"
+    computed = _run(tmp_path, "off", "computed", str(SEEDS))
+    cold = _run(tmp_path, str(cache), "cold", str(SEEDS))
+    entries = _entries(cache)
+    assert entries and all(p.parent.parent.name == map_cache.engine_fingerprint()
+                           for p in entries)
+    stamps = {p: p.stat().st_mtime_ns for p in entries}
+    warm = _run(tmp_path, str(cache), "warm", str(SEEDS))
+    assert computed == cold == warm
+    assert {p: p.stat().st_mtime_ns for p in _entries(cache)} == stamps  # read, not written
+
+
+def test_a_damaged_entry_is_computed_again_and_a_changed_case_alone(tmp_path,
+                                                                    restore_cache_variable):
+    cache = tmp_path / "cache"
+    case_file = tmp_path / "corpus" / "blog.yaml"
+    case_file.parent.mkdir()
+    case_file.write_bytes((SEEDS / "blog.yaml").read_bytes())
+    (tmp_path / "corpus" / "CORPUS_ROOT").write_text("")
+    first = _run(tmp_path, str(cache), "first", str(case_file.parent))
+    entries = _entries(cache)
+    entries[0].write_bytes(b"not zlib at all")
+    entries[1].write_bytes(entries[1].read_bytes()[:20])
+    again = _run(tmp_path, str(cache), "again", str(case_file.parent))
+    assert again == first
+    assert _entries(cache) == entries and b"not zlib" not in entries[0].read_bytes()
+    text = case_file.read_text(encoding="utf-8")
+    case_file.write_text(text.replace('hyp: "the cat the cat on the mat"',
+                                      'hyp: "the cat on a mat"', 1), encoding="utf-8")
+    _run(tmp_path, str(cache), "changed", str(case_file.parent))
+    assert len(_entries(cache)) == len(entries) + 1
+
+
+def test_off_keeps_nothing_and_another_engine_replaces_the_old_map(tmp_path, monkeypatch,
+                                                                   restore_cache_variable):
+    cache = tmp_path / "cache"
+    _run(tmp_path, "off", "off", str(SEEDS / "matlab.yaml"))
+    assert not cache.exists()
+    monkeypatch.setattr(map_cache, "engine_fingerprint", lambda: "an-older-engine")
+    _run(tmp_path, str(cache), "old", str(SEEDS / "matlab.yaml"))
+    assert (cache / "an-older-engine").is_dir()
+    monkeypatch.setattr(map_cache, "engine_fingerprint", lambda: "this-engine")
+    _run(tmp_path, str(cache), "new", str(SEEDS / "matlab.yaml"))
+    assert [p.name for p in cache.iterdir()] == ["this-engine"]
+
+
+def test_runs_at_the_same_time_share_the_cache(tmp_path):
+    """Two runs started together on one cold cache: each writes the stream of a run that
+    computes the map, and the cache holds whole entries a third run reads."""
+    cache = tmp_path / "cache"
+    environment = {**os.environ, map_cache.CACHE_ENV: str(cache)}
+    command = [sys.executable, "-m", "bleu_harness", "run", str(SEEDS), "--backend", "own",
+               "--format", "json", "-q", "--output"]
+    runs = [subprocess.Popen([*command, str(tmp_path / f"{i}.jsonl")], env=environment,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            for i in range(2)]
+    assert all(run.wait(timeout=300) == 0 for run in runs)
+    third = subprocess.run([*command, str(tmp_path / "2.jsonl")], env=environment,
+                           capture_output=True, timeout=300)
+    assert third.returncode == 0
+    off = subprocess.run([*command, str(tmp_path / "off.jsonl")], capture_output=True,
+                         env={**environment, map_cache.CACHE_ENV: "off"}, timeout=300)
+    assert off.returncode == 0
+    streams = {(tmp_path / f"{name}.jsonl").read_bytes() for name in ("0", "1", "2", "off")}
+    assert len(streams) == 1
+    assert not list(cache.rglob(".*"))  # no temporary file left behind
