@@ -200,7 +200,7 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
     kept records follow its own (the engine is not asked for the map's answers); a map
     computed here is kept."""
     outcomes: dict[BackendRequest, BackendOutcome] = {}
-    kept: dict[int, list[CheckRecord]] = {}
+    kept: dict[int, list[tuple[CheckRecord, dict]]] = {}
     if map_cache is not None:
         plans = list(plans)
         for index, plan in enumerate(plans):
@@ -210,25 +210,33 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
     needed = [plan.requests for plan in plans]
     next_case = 0
 
-    def judged_case(index: int) -> list[CheckRecord]:
+    def judged_case(index: int) -> tuple[list[CheckRecord], dict[int, tuple]]:
+        """The case's records, and the stream lines of those read from the map's cache
+        (by the record's identity: a record the gate marks is a new one, written anew)."""
         plan = plans[index]
         judged = _judge_one(plan, outcomes, is_engine)
         if index in kept:
-            return judged + kept[index]
+            found = kept.pop(index)
+            return judged + [r for r, _ in found], {id(r): (r, line) for r, line in found}
         if map_cache is not None and plan.divergence and not any(
                 r.backend == "harness" for r in judged):  # judging failed: nothing to keep
             map_cache.put(plan, map_records(judged))
-        return judged
+        return judged, {}
+
+    def line_of(record: CheckRecord, written: dict[int, tuple]) -> dict:
+        same = written.get(id(record))
+        return same[1] if same is not None and same[0] is record else stream.check_line(record)
 
     def judge_ready() -> None:
         nonlocal next_case
         while next_case < len(plans) and all(r in outcomes for r in needed[next_case]):
-            judged = mark(judged_case(next_case), known)
+            judged, written = judged_case(next_case)
+            judged = mark(judged, known)
             with critical():
                 tally.add(judged, known)
                 records.extend(judged)
                 for record in judged:
-                    sink(stream.check_line(record))
+                    sink(line_of(record, written))
                 next_case += 1
                 state["judged"] = next_case
             if maxfail and tally.new_failures >= maxfail:

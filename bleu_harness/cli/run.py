@@ -167,7 +167,7 @@ def main(args, console: Console) -> int:
     def sink(line) -> None:
         if args.format != "json":
             return
-        text = stream.dumps(line)
+        text = getattr(line, "text", None) or stream.dumps(line)  # a line read back as written
         if stream_file is not None:
             stream_file.write(text)
         else:

@@ -103,13 +103,17 @@ class MapCache:
         key = case_key(plan)
         return self.folder / key[:2] / f"{key}.jsonl.z"
 
-    def get(self, plan: CasePlan) -> list[CheckRecord] | None:
-        """The case's map records, or ``None`` where none are kept (or they cannot be
-        read: a damaged entry is a miss)."""
+    def get(self, plan: CasePlan) -> list[tuple[CheckRecord, StreamLine]] | None:
+        """The case's map records, each with its stream line as it was written, or
+        ``None`` where none are kept (or they cannot be read: a damaged entry is a miss)."""
         try:
             text = zlib.decompress(self._path(plan).read_bytes()).decode("utf-8")
-            return [record_from_line(json.loads(line)) for line in text.splitlines()]
-        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            kept = []
+            for line in text.split("\n")[:-1]:
+                parsed = StreamLine(json.loads(line), line + "\n")
+                kept.append((record_from_line(parsed), parsed))
+            return kept
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, zlib.error):
             return None
 
     def put(self, plan: CasePlan, records: Sequence[CheckRecord]) -> None:
@@ -141,6 +145,15 @@ class MapCache:
             return
         for other in others:
             shutil.rmtree(other, ignore_errors=True)
+
+
+class StreamLine(dict):
+    """A stream line read back, with the text it was written as (``text``): a sink writes
+    that text again instead of serialising the line anew."""
+
+    def __init__(self, line: dict, text: str) -> None:
+        super().__init__(line)
+        self.text = text
 
 
 def map_records(records: Iterable[CheckRecord]) -> list[CheckRecord]:
