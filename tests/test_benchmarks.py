@@ -106,3 +106,12 @@ def test_the_plugin_benchmark_times_both_sessions_and_says_where_the_goal_stands
     assert with_plugin > 0 and without > 0
     lines = bench.table(with_plugin, without)
     assert len(lines) == 3 and lines[2].endswith(("yes |", "no |"))
+
+
+def test_the_map_benchmark_checks_the_streams_and_says_where_the_goal_stands(monkeypatch):
+    bench = _load("bench_map", monkeypatch)
+    medians = bench.measure([str(Path(__file__).parents[1] / "cases" / "seeds" / "matlab.yaml"),
+                             "--backend", "own"], 1)
+    assert list(medians) == ["computing the map", "reading it back", "--no-map"]
+    lines = bench.table(medians)
+    assert len(lines) == 5 and lines[3].endswith(("yes |", "no |"))
