@@ -105,8 +105,9 @@ def add_arguments(parser) -> None:
                        help="print the divergence map (conventions against each other)")
     drawn.add_argument("--no-map", dest="divergence_map", action="store_false",
                        help="leave the divergence map out: the engine's conventions are not "
-                       "scored against each other (on the bundled corpus most of a run's "
-                       "time and of its stream)")
+                       "scored against each other (the map is computed once per case and "
+                       "kept in $XDG_CACHE_HOME/bleu-harness; BLEU_HARNESS_CACHE=DIR puts "
+                       "it elsewhere, =off keeps none)")
     parser.add_argument("--checks-per-cause", type=checks_per_cause,
                         default=CHECKS_PER_CAUSE, metavar="N",
                         help=f"failing checks printed per cause (default {CHECKS_PER_CAUSE}; "
