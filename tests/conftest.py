@@ -41,30 +41,21 @@ def pytest_configure(config: pytest.Config) -> None:
     if not exhaustive() and config.args_source == pytest.Config.ArgsSource.TESTPATHS:
         # the bundled corpus case by case is the exhaustive tier's: not even collected
         config.args[:] = [arg for arg in config.args if Path(arg).resolve() != CORPUS]
-    if not hasattr(config, "workerinput") and "BLEU_HARNESS_CACHE" not in os.environ:
-        # the divergence map's cache (bleu_harness.report.map_cache): one of the session's
-        # own, shared by its workers and the processes they start, never the user's
+    if "BLEU_HARNESS_CACHE" not in os.environ:
+        # The divergence map's cache (bleu_harness.report.map_cache): the test sessions' own,
+        # never the user's, shared by a session's workers and the processes they start, and
+        # by the next session (the exhaustive tier after the quick one): its entries are
+        # keyed by the package's sources, so a change of the engine computes the map anew.
         import tempfile
 
-        os.environ["BLEU_HARNESS_CACHE"] = tempfile.mkdtemp(prefix="bleu-harness-map-")
-        config.stash[_OWN_CACHE] = os.environ["BLEU_HARNESS_CACHE"]
+        os.environ["BLEU_HARNESS_CACHE"] = os.path.join(
+            tempfile.gettempdir(), f"bleu-harness-tests-{os.getuid()}", "divergence-map")
     if sys.dont_write_bytecode:
         if not hasattr(config, "workerinput"):
             _compile_once()
         # pytest keeps its rewrite of each test module (the assertions) beside the byte
         # code only where bytecode may be written: two seconds of each worker's collection
         sys.dont_write_bytecode = False
-
-
-_OWN_CACHE = pytest.StashKey[str]()
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    own = config.stash.get(_OWN_CACHE, None)
-    if own is not None:
-        import shutil
-
-        shutil.rmtree(own, ignore_errors=True)
 
 
 def _compile_once() -> None:

