@@ -220,7 +220,7 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
             return judged + [r for r, _ in found], {id(r): (r, line) for r, line in found}
         if map_cache is not None and plan.divergence and not any(
                 r.backend == "harness" for r in judged):  # judging failed: nothing to keep
-            map_cache.put(plan, map_records(judged))
+            map_cache.put(plan, map_records(judged), outcomes)
         return judged, {}
 
     def line_of(record: CheckRecord, written: dict[int, tuple]) -> dict:

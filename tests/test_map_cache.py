@@ -119,3 +119,24 @@ def test_runs_at_the_same_time_share_the_cache(tmp_path):
     streams = {(tmp_path / f"{name}.jsonl").read_bytes() for name in ("0", "1", "2", "off")}
     assert len(streams) == 1
     assert not list(cache.rglob(".*"))  # no temporary file left behind
+
+
+def test_a_map_missing_an_answer_is_not_kept(tmp_path):
+    """A convention the engine timed out or crashed on drops out of every pair of the map:
+    that map is the run's only, never read back as the case's whole map."""
+    from bleu_harness.bleu import CONVENTIONS
+    from bleu_harness.backends.base import BackendInfo
+    from bleu_harness.cases.loader import load
+    from bleu_harness.checkplan import plan_cases, roles_of
+    from bleu_harness.records import Timeout, Value
+
+    engine = BackendInfo("own", "0", tuple(CONVENTIONS), "engine")
+    roles = roles_of([engine], engine, tuple(CONVENTIONS), True, True)
+    [plan] = plan_cases(load([str(SEEDS / "matlab.yaml")]).cases[:1], roles)
+    answers = {request: Value(0.5) for _, request in plan.divergence}
+    cache = map_cache.MapCache(tmp_path)
+    timed_out = {**answers, plan.divergence[0][1]: Timeout(1.0)}
+    cache.put(plan, [], timed_out)
+    assert cache.get(plan) is None and not _entries(tmp_path)
+    cache.put(plan, [], answers)
+    assert cache.get(plan) == [] and len(_entries(tmp_path)) == 1

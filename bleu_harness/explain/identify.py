@@ -99,10 +99,9 @@ def outcomes_of(data: Input, requests: list[Request]) -> tuple[list, list[str]]:
         return outcomes, reasons
 
 
-def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
-    value = parse_value(value_text)
-    candidates: list[Candidate] = []
-    not_searched: list[dict[str, Any]] = []
+def searched_settings(data: Input) -> dict[str, list[dict[str, Any]]]:
+    """Each convention's distinct option settings that ``identify`` searches on ``data``."""
+    settings: dict[str, list[dict[str, Any]]] = {}
     for name, convention in CONVENTIONS.items():
         if callable(data.tokenizer) and not convention.takes_tokenizer:
             continue  # a convention that takes no tokenizer cannot use the user's
@@ -110,8 +109,31 @@ def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
         if callable(data.tokenizer):  # the user's tokens in every setting searched
             variants = [{**v, "tokenize": data.tokenizer} for v in variants]
         options = [data.options_for(name, v) for v in variants]
-        unique = list({repr(sorted(o.items())): o for o in options}.values())
-        outcomes, reasons = outcomes_of(data, [Request(name, o) for o in unique])
+        settings[name] = list({repr(sorted(o.items())): o for o in options}.values())
+    return settings
+
+
+def outcomes_of_all(data: Input, settings: dict[str, list[dict[str, Any]]],
+                    ) -> dict[str, tuple[list, list[str]]]:
+    """:func:`outcomes_of` for every convention's settings: scored together in one call --
+    one statistics pass per distinct tokenization for all of them, then each setting's
+    arithmetic on it -- or, where that is an input error, convention by convention."""
+    requests = [Request(name, o) for name, unique in settings.items() for o in unique]
+    try:
+        outcomes = iter(data.score(requests))
+    except InputError:
+        return {name: outcomes_of(data, [Request(name, o) for o in unique])
+                for name, unique in settings.items()}
+    return {name: ([next(outcomes) for _ in unique], []) for name, unique in settings.items()}
+
+
+def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:
+    value = parse_value(value_text)
+    candidates: list[Candidate] = []
+    not_searched: list[dict[str, Any]] = []
+    settings = searched_settings(data)
+    for name, (outcomes, reasons) in outcomes_of_all(data, settings).items():
+        unique = settings[name]
         if reasons:
             not_searched.append({"convention": name, "settings": len(reasons),
                                  "reason": reasons[0]})

@@ -19,8 +19,9 @@ case files computes only those.
 * **Entry**: one file per case, ``<root>/<fingerprint>/<key[:2]>/<key>.jsonl.z``, the
   records' stream lines (JSON, zlib-compressed), written to a temporary file and renamed into
   place, so that runs at the same time never see half an entry; an entry that cannot be read
-  or parsed is a miss (and is written again). Only records of answers that do not depend on
-  the moment are kept (a timeout or a crash of the engine's worker is not).
+  or parsed is a miss (and is written again). Only maps of answers that do not depend on
+  the moment are kept (a timeout or a crash of the engine's worker leaves its convention
+  out of the map: that map is not kept).
 * **Where**: ``$BLEU_HARNESS_CACHE`` if set (``off``: no cache), else
   ``$XDG_CACHE_HOME/bleu-harness/divergence-map`` (``~/.cache/...``). Another fingerprint's
   entries are removed when a new fingerprint's first entry is written, so the cache holds
@@ -40,12 +41,19 @@ import shutil
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from bleu_harness.checkplan import CasePlan
-from bleu_harness.records import DIVERGENCE_CHECK, HarnessError, Timeout, CheckRecord
+from bleu_harness.records import (
+    DIVERGENCE_CHECK,
+    BackendOutcome,
+    BackendRequest,
+    CheckRecord,
+    HarnessError,
+    Timeout,
+)
 from bleu_harness.report.stream import check_line, dumps, record_from_line
 
 #: The environment variable that names the cache's directory, or ``off``.
@@ -143,10 +151,14 @@ class MapCache:
         except (OSError, ValueError, KeyError, TypeError, AttributeError, zlib.error):
             return None
 
-    def put(self, plan: CasePlan, records: Sequence[CheckRecord]) -> None:
-        """Keep the case's map records (those of answers that do not depend on the moment);
-        a cache that cannot be written is no cache, never an error of the run."""
-        if any(isinstance(r.actual, (Timeout, HarnessError)) for r in records):
+    def put(self, plan: CasePlan, records: Sequence[CheckRecord],
+            outcomes: Mapping[BackendRequest, BackendOutcome]) -> None:
+        """Keep the case's map records where every answer they are made of is one that does
+        not depend on the moment (a convention the engine timed out or crashed on is in no
+        pair of the map: that map is this run's only); a cache that cannot be written is no
+        cache, never an error of the run."""
+        answers = [outcomes.get(request) for _, request in plan.divergence]
+        if any(a is None or isinstance(a, (Timeout, HarnessError)) for a in answers):
             return
         path = self._path(plan)
         data = zlib.compress("".join(dumps(check_line(r)) for r in records).encode("utf-8"))
