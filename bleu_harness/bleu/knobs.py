@@ -313,6 +313,8 @@ class KnobSettings:
 #: The knobs that can change a 0-1 score, in the order attribution tries them.
 SCORING_KNOBS = tuple(f.name for f in fields(KnobSettings)
                       if f.name not in ("scale", "version", "arithmetic", "arithmetic_for"))
+_SCORED = tuple(name for name in SCORING_KNOBS
+                if name not in ("input_rules", "tokenizer", "case", "drop_empty_references"))
 
 
 def all_vectors(weights: tuple) -> tuple[tuple[float, ...], ...]:
@@ -399,22 +401,36 @@ Refusal = Callable[[InputRules, CorpusStats], "ConventionError | None"]
 
 
 def evaluate(stats: StatsSource, k: KnobSettings,
-             refusal: Refusal = InputRules.refusal) -> Outcome:
+             refusal: Refusal = InputRules.refusal,
+             score: Callable[[CorpusStats, KnobSettings], Outcome] | None = None) -> Outcome:
     """What setting ``k`` answers: ``raises X`` where its input rules refuse the input, else
     its 0-1 score. ``stats(k)`` gives the statistics of ``k``'s tokenization to ``k.order``;
-    ``refusal(rules, corpus)`` what the rules say of them (a caller that asks often of one
-    input may remember it)."""
+    ``refusal(rules, corpus)`` what the rules say of them, ``score(corpus, k)`` the score
+    (:func:`scored`; a caller that asks often of one input may remember either)."""
+    score = score or scored
     corpus = stats(k)
     if k.input_rules is not None:
         error = refusal(k.input_rules, corpus)
         if error is not None:
             return f"raises {error.library_exception}"
+    return score(corpus, k)
+
+
+def scored(corpus: CorpusStats, k: KnobSettings) -> Outcome:
+    """:func:`knob_score`, or why there is none: a mixture the arithmetic cannot take (no
+    reference length for a segment without references, a smoothing without its parameter)
+    is never equal to a real answer."""
     try:
         return knob_score(corpus, k)
     except (ConventionError, ValueError, ZeroDivisionError, OverflowError, TypeError) as error:
-        # A mixture the arithmetic cannot take (no reference length for a segment without
-        # references, a smoothing without its parameter): never equal to a real answer.
         return f"no score under these knobs ({type(error).__name__})"
+
+
+#: What the score of statistics reads of knob settings (:func:`scored`): every scoring
+#: knob but those that choose the statistics (tokenizer, case, empty references) or refuse
+#: the input, and the scale, the release (NLTK's smoothing rules) and the float form.
+def score_inputs(k: KnobSettings) -> tuple:
+    return (tuple(getattr(k, name) for name in _SCORED), k.scale, k.version, k.float_form)
 
 
 def knob_score(corpus: CorpusStats, k: KnobSettings) -> float:

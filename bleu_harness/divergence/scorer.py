@@ -10,7 +10,14 @@ from typing import Any
 from bleu_harness.bleu import CONVENTIONS
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.corpus import CorpusStats
-from bleu_harness.bleu.knobs import InputRules, KnobSettings, Outcome, evaluate
+from bleu_harness.bleu.knobs import (
+    InputRules,
+    KnobSettings,
+    Outcome,
+    evaluate,
+    score_inputs,
+    scored,
+)
 from bleu_harness.bleu.result import ConventionError
 
 
@@ -23,6 +30,13 @@ class Scorer:
         self.hypotheses, self.references, self.level = hypotheses, references, level
         self._stats: dict[tuple[Any, ...], CorpusStats] = {}
         self._answers: dict[KnobSettings, Outcome] = {}
+        #: scores by the statistics' value and what the score reads of the settings: the
+        #: tokenizations of one input often count the same (a case folding of lowercase
+        #: text, a tokenizer that splits nothing here), and settings that differ in them
+        #: alone score the same statistics the same
+        self._scores: dict[tuple, Outcome] = {}
+        self._values: dict[tuple, int] = {}
+        self._value_of: dict[int, tuple[CorpusStats, int]] = {}
         self._refusals: dict[tuple[InputRules, int],
                              tuple[CorpusStats, ConventionError | None]] = {}
 
@@ -53,10 +67,29 @@ class Scorer:
         try:
             return self._answers[k]
         except KeyError:
-            answer = self._answers[k] = evaluate(self.statistics, k, self._refusal)
+            answer = self._answers[k] = evaluate(self.statistics, k, self._refusal,
+                                                 self._scored)
             return answer
         except TypeError:  # an unhashable tokenizer object
             return evaluate(self.statistics, k)
+
+    def _scored(self, corpus: CorpusStats, k: KnobSettings) -> Outcome:
+        """``scored(corpus, k)``, worked out once per statistics value and what the score
+        reads of ``k`` (:func:`~bleu_harness.bleu.knobs.score_inputs`)."""
+        key = (self._value(corpus), score_inputs(k))
+        if key not in self._scores:
+            self._scores[key] = scored(corpus, k)
+        return self._scores[key]
+
+    def _value(self, corpus: CorpusStats) -> int:
+        """A number for the value of ``corpus`` (every field, its segments too), found once
+        per statistics object (kept with it, so that its identity is never another's)."""
+        known = self._value_of.get(id(corpus))
+        if known is None:
+            value = (corpus, corpus.segments, corpus.last)  # the two fields == leaves out
+            known = self._value_of[id(corpus)] = (corpus, self._values.setdefault(
+                value, len(self._values)))
+        return known[1]
 
     def _refusal(self, rules: InputRules, corpus: CorpusStats) -> ConventionError | None:
         """``rules.refusal(corpus)``, worked out once per input rules and statistics (the
