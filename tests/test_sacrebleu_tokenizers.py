@@ -148,3 +148,17 @@ def test_a_tokenizer_is_refused_before_the_release_that_added_it(tokenizer, firs
     before = f"{major}.{int(minor) - 1}.0"
     with pytest.raises(ValueError, match="tokenize"):
         score(["a"], [["a"]], "sacrebleu", tokenize=tokenizer, version=before)
+
+
+def test_a_sentencepiece_model_larger_than_any_is_refused_before_it_is_loaded(tmp_path,
+                                                                               monkeypatch):
+    """The sentencepiece library loads the file it is named whole: a file past the limit
+    (or one named by a hostile case file) is declined with the reason, never read."""
+    from bleu_harness.bleu.tokenizers import optional
+
+    pytest.importorskip("sentencepiece")
+    big = tmp_path / "big.model"
+    big.write_bytes(b"\0" * 2048)
+    monkeypatch.setattr(optional, "MAX_MODEL_BYTES", 1024)
+    reason = optional.why_unavailable("spm", str(big))
+    assert reason and "larger than" in reason

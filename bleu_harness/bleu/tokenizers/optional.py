@@ -36,6 +36,9 @@ SENTENCEPIECE_MODELS = {
     "flores200": "flores200sacrebleuspm",
 }
 OPTIONAL_TOKENIZERS = tuple(MECAB) + tuple(SENTENCEPIECE_MODELS)
+#: The largest SentencePiece model read (SacreBLEU's are 4-5 MiB): a file it is named is
+#: loaded whole by the sentencepiece library, so a larger one is refused before.
+MAX_MODEL_BYTES = 64 * 2**20
 
 
 def _missing_module(modules: tuple[str, ...]) -> str | None:
@@ -66,6 +69,9 @@ def why_unavailable(name: str, model: str | None = None) -> str | None:
         if not path.is_file():
             return (f"the {name} tokenizer needs its SentencePiece model: no file {path} "
                     "(name one with the spm_model option; nothing is downloaded)")
+        if path.stat().st_size > MAX_MODEL_BYTES:
+            return (f"the {name} tokenizer's model {path} is larger than "
+                    f"{MAX_MODEL_BYTES // 2**20} MiB: not a SentencePiece model")
         return None
     return f"unknown optional tokenizer {name!r}"
 
