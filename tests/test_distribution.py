@@ -197,3 +197,4 @@ def test_without_a_c_compiler_the_wheel_runs_on_the_python_pass(dists, tmp_path)
     assert done.returncode == 0, _output(done)
     assert re.search(r"fairseq: not installed \(.*libbleu was not built", done.stdout), (
         _output(done))
+

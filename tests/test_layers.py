@@ -40,3 +40,19 @@ def test_the_divergence_side_is_below_what_reads_it():
     package = ROOT / "bleu_harness"
     assert all((package / f"{name.split('.')[1]}.py").exists()
                or (package / name.split(".")[1] / "__init__.py").exists() for name in forbidden)
+
+
+def test_every_package_of_the_source_is_listed_for_the_wheel():
+    """``[tool.setuptools] packages`` is a list written by hand: a folder turned into a
+    package and left out of it (``bleu_harness/pytest_plugin/``) was missing from the wheel,
+    and every pytest session of an environment it was installed in failed to load the
+    plugin. The quick tier checks the list against the source; the exhaustive tier builds
+    the wheel (tests/test_distribution.py)."""
+    listed = set(tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+                 ["tool"]["setuptools"]["packages"])
+    root = Path(__file__).parents[1]
+    package = root / "bleu_harness"
+    found = {".".join(init.parent.relative_to(root).parts)
+             for init in package.rglob("__init__.py")
+             if "vendored" not in init.parts and "__pycache__" not in init.parts}
+    assert found - listed == set(), sorted(found - listed)
