@@ -140,3 +140,32 @@ def test_a_map_missing_an_answer_is_not_kept(tmp_path):
     assert cache.get(plan) is None and not _entries(tmp_path)
     cache.put(plan, [], answers)
     assert cache.get(plan) == [] and len(_entries(tmp_path)) == 1
+
+
+@pytest.mark.parametrize("named", [".", "mine"])
+def test_a_cache_directory_the_user_names_loses_nothing_but_old_maps(tmp_path, monkeypatch,
+                                                                     restore_cache_variable,
+                                                                     named):
+    """``BLEU_HARNESS_CACHE=.`` (or a folder of the user's) removed every other folder in it
+    when a new engine's first entry was written (a new user's trial: ``src/`` and ``.git/``
+    gone). Only the folders of older maps -- holding the marker this cache writes -- go."""
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path if named == "." else tmp_path / named
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "code.py").write_text("keep = True\n")
+    (root / ".git").mkdir()
+    (root / "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6").mkdir()  # named like an engine: not ours
+    monkeypatch.setattr(map_cache, "engine_fingerprint", lambda: "an-older-engine")
+    _run(tmp_path, named, "old", str(SEEDS / "matlab.yaml"))
+    monkeypatch.setattr(map_cache, "engine_fingerprint", lambda: "this-engine")
+    _run(tmp_path, named, "new", str(SEEDS / "matlab.yaml"))
+    assert (root / "src" / "code.py").read_text() == "keep = True\n"
+    assert (root / ".git").is_dir() and (root / "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6").is_dir()
+    assert not (root / "an-older-engine").exists() and (root / "this-engine").is_dir()
+
+
+@pytest.mark.parametrize("value", ["off", "OFF", "0", "no", "false", "None"])
+def test_every_word_for_off_keeps_nothing(tmp_path, monkeypatch, value):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(map_cache.CACHE_ENV, value)
+    assert map_cache.cache_root() is None

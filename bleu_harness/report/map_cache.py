@@ -22,10 +22,11 @@ case files computes only those.
   or parsed is a miss (and is written again). Only maps of answers that do not depend on
   the moment are kept (a timeout or a crash of the engine's worker leaves its convention
   out of the map: that map is not kept).
-* **Where**: ``$BLEU_HARNESS_CACHE`` if set (``off``: no cache), else
-  ``$XDG_CACHE_HOME/bleu-harness/divergence-map`` (``~/.cache/...``). Another fingerprint's
-  entries are removed when a new fingerprint's first entry is written, so the cache holds
-  one engine's map.
+* **Where**: ``$BLEU_HARNESS_CACHE`` if set (``off``, ``0``, ``no``, ``false``, ``none``:
+  no cache), else ``$XDG_CACHE_HOME/bleu-harness/divergence-map`` (``~/.cache/...``). Each
+  engine's entries are a folder holding the file :data:`MARKER`; when a new engine's first
+  entry is written the folders of other engines -- those holding that file, nothing else
+  the directory holds -- are removed, so the cache holds one engine's map.
 
 The stream, every report and the exit code are byte for byte what a run that computes the
 map writes (``tests/test_map_cache.py``).
@@ -61,13 +62,19 @@ CACHE_ENV = "BLEU_HARNESS_CACHE"
 _SOURCE_SUFFIXES = (".py", ".c", ".h", ".yaml", ".json")
 
 
+#: What turns the cache off (any case).
+OFF = ("off", "0", "no", "false", "none")
+#: The file each engine's folder holds: only such a folder is ever removed.
+MARKER = "BLEU_HARNESS_DIVERGENCE_MAP"
+
+
 def cache_root() -> Path | None:
     """The cache's directory, or ``None`` where it is off."""
-    named = os.environ.get(CACHE_ENV)
-    if named == "off":
+    named = os.environ.get(CACHE_ENV, "").strip()
+    if named.lower() in OFF:
         return None
     if named:
-        return Path(named)
+        return Path(named).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "bleu-harness" / "divergence-map"
 
@@ -163,8 +170,11 @@ class MapCache:
         path = self._path(plan)
         data = zlib.compress("".join(dumps(check_line(r)) for r in records).encode("utf-8"))
         try:
-            if not self.folder.is_dir():
+            if not (self.folder / MARKER).is_file():
                 self._forget_other_engines()
+                self.folder.mkdir(parents=True, exist_ok=True)
+                (self.folder / MARKER).write_text("the divergence map of one engine, kept by "
+                                                  "bleu-harness: safe to delete\n")
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
             try:
@@ -178,8 +188,12 @@ class MapCache:
             return
 
     def _forget_other_engines(self) -> None:
+        """Remove the folders of other engines' maps: folders beside this one that hold the
+        :data:`MARKER` this module writes, and nothing else (the directory a user names
+        may hold anything)."""
         try:
-            others = [p for p in self.root.iterdir() if p.is_dir() and p != self.folder]
+            others = [p for p in self.root.iterdir() if p != self.folder
+                      and not p.is_symlink() and (p / MARKER).is_file()]
         except OSError:
             return
         for other in others:
