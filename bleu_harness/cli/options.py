@@ -263,7 +263,8 @@ def load_tokenizer(target: str):
             f"{target!r} fails on {TOKENIZER_PROBE!r}: {type(error).__name__}: "
             f"{first_words(error)}") from None
     if problem:
-        raise argparse.ArgumentTypeError(f"{target!r} {problem} for {TOKENIZER_PROBE!r}")
+        raise argparse.ArgumentTypeError(f"{target!r} {problem}, tried on the text "
+                                         f"{TOKENIZER_PROBE!r}")
     return found
 
 

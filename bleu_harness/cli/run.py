@@ -24,7 +24,7 @@ from bleu_harness.cli.options import (
     library_pythons,
     load_tokenizer,
 )
-from bleu_harness.errors import UsageError
+from bleu_harness.errors import StreamError, UsageError
 from bleu_harness.gate import (
     EXIT_CODES,
     NOTHING_KNOWN,
@@ -121,7 +121,10 @@ def _known(args) -> Known:
         return NOTHING_KNOWN
     keys, drift = frozenset(), frozenset()
     if args.baseline:
-        baseline = stream.read_run(args.baseline)
+        try:
+            baseline = stream.read_run(args.baseline)
+        except StreamError as error:
+            raise StreamError(f"--baseline {error}") from None
         refuse_incomplete(baseline, "--baseline")
         keys, drift = from_baseline(baseline.checks, args.baseline)
     entries = read_known_file(args.known) if args.known else ()
