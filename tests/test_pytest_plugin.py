@@ -149,3 +149,14 @@ def test_the_plugin_loads_nothing_of_the_harness_until_a_case_file_is_seen():
              "bleu_harness.judge", "bleu_harness.pytest_plugin.items", "yaml", "jsonschema",
              "rich", "bleu_harness.textfiles"}
     assert not heavy & loaded, sorted(heavy & loaded)
+
+
+def test_a_special_file_beside_no_case_file_is_pytests_to_answer(tmp_path):
+    """Another project's ``pytest tests/ /dev/null`` names no case file: the plugin leaves
+    /dev/null to pytest (its own "not found", exit 4), as if it were not installed."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text("def test_x():\n    assert True\n",
+                                                  encoding="utf-8")
+    with_plugin = pytest_run("tests", "/dev/null", cwd=tmp_path)
+    without = pytest_run("-p", "no:bleu_harness", "tests", "/dev/null", cwd=tmp_path)
+    assert with_plugin.returncode == without.returncode == 4, with_plugin.stdout

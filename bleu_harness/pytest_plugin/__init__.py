@@ -132,6 +132,12 @@ if hasattr(pytest, "Dir"):  # pytest 8+: the hooks below exist
 
 
 def _named_on_the_command_line(collector: pytest.Collector, path: Path) -> bool:
+    """Whether ``path`` is named on the command line of a session that names case files
+    (``pytest ok.yaml /dev/null``): a session that names none is another project's, whose
+    ``pytest tests/ /dev/null`` is pytest's to answer."""
+    named = [arg.split("::")[0] for arg in collector.config.args]
+    if not any(Path(arg).suffix in CASE_SUFFIXES for arg in named):
+        return False
     try:
         return collector.session.isinitpath(path)
     except (OSError, RuntimeError):  # a link loop cannot be resolved: not named as such
