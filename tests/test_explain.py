@@ -230,3 +230,29 @@ def test_identify_warns_of_subword_pieces_as_score_does(tmp_path, capsys):
     assert "--remove-from-references '@@ '" in err and str(hyp) not in err
     main(["identify", str(hyp), str(ref), "--score", "0.5", "--remove-from-references", "@@ "])
     assert "warning" not in capsys.readouterr().err
+
+
+def test_identify_scores_every_setting_in_one_pass_with_the_answers_of_one_by_one(
+        monkeypatch):
+    """``identify`` counted the input once per convention (22 statistics passes of the
+    same tokenizations); every setting of every convention is one ``score_many`` call now,
+    one pass per distinct tokenization -- with the answers the conventions give one by
+    one (the search's convention-by-convention path, kept for an input one tokenizer
+    refuses)."""
+    from bleu_harness.explain import identify as identify_module
+
+    data = from_text(["the cat sat on the mat ."], ["a cat sat on the mat ."], None)
+    calls = []
+    real = Input.score
+    monkeypatch.setattr(Input, "score", lambda self, requests: calls.append(len(requests))
+                        or real(self, requests))
+    settings = identify_module.searched_settings(data)
+    together = identify_module.outcomes_of_all(data, settings)
+    assert len(calls) == 1 and calls[0] == sum(map(len, settings.values()))
+    for name, unique in settings.items():
+        alone, _ = identify_module.outcomes_of(data, [identify_module.Request(name, o)
+                                                      for o in unique])
+        for ours, theirs in zip(together[name][0], alone):
+            assert type(ours) is type(theirs)
+            if hasattr(theirs, "score"):
+                assert same_score(ours.score, theirs.score, 0.0), (name, ours, theirs)
