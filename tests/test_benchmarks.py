@@ -115,3 +115,11 @@ def test_the_map_benchmark_checks_the_streams_and_says_where_the_goal_stands(mon
     assert list(medians) == ["computing the map", "reading it back", "--no-map"]
     lines = bench.table(medians)
     assert len(lines) == 5 and lines[3].endswith(("yes |", "no |"))
+
+
+def test_the_identify_benchmark_finds_sacrebleu_and_says_where_the_goal_stands(monkeypatch):
+    bench = _load("bench_identify", monkeypatch)
+    identify, score = bench.measure(1, 20)
+    assert identify > 0 and score > 0
+    lines = bench.table(identify, score, 20)
+    assert len(lines) == 3 and lines[2].endswith(("yes |", "no |"))
