@@ -13,9 +13,7 @@ whether the goal -- identify at most 15x one score -- is met in this run.
 
 from __future__ import annotations
 
-import argparse
 import json
-import platform
 import statistics
 import subprocess
 import sys
@@ -23,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from data import deen_3000
+from data import arguments, deen_3000, machine
 
 #: The goal: identify at most this many times one score of the same files.
 GOAL = 15.0
@@ -70,12 +68,8 @@ def table(identify: float, score: float, lines: int) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--lines", type=int, default=3000)
-    args = parser.parse_args()
-    print(f"Python {platform.python_version()} on {platform.machine()}; median of {args.runs} "
-          "runs of each, taken in turn\n")
+    args = arguments(__doc__, runs=3, lines=3000)
+    print(f"{machine()}; median of {args.runs} runs of each, taken in turn\n")
     print("\n".join(table(*measure(args.runs, args.lines), args.lines)))
 
 

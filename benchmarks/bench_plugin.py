@@ -13,15 +13,15 @@ whether the goal -- at most 1.15x the session without the plugin -- is met in th
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from data import arguments, machine
 
 #: The goal: a session with the plugin at most this many times one without it.
 GOAL = 1.15
@@ -76,13 +76,11 @@ def table(with_plugin: float, without: float) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10)
-    args = parser.parse_args()
+    args = arguments(__doc__, runs=10)
     import pytest
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, pytest "
-          f"{pytest.__version__}; median of {args.runs} sessions of each, taken in turn\n")
+    print(f"{machine()}, pytest {pytest.__version__}; median of {args.runs} sessions of each, "
+          "taken in turn\n")
     print("\n".join(table(*measure(args.runs))))
 
 

@@ -17,10 +17,8 @@ SacreBLEU), and whether the goal -- at most 1.5x SacreBLEU's start-up -- is met 
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -28,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from data import arguments, machine
 
 #: The goal: bleu-harness's start-up at most this many times SacreBLEU's.
 GOAL = 1.5
@@ -104,13 +104,11 @@ def table(rows: list[tuple[str, float, float]]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10)
-    args = parser.parse_args()
+    args = arguments(__doc__, runs=10)
     from importlib.metadata import version
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, sacrebleu "
-          f"{version('sacrebleu')}; median of {args.runs} starts of each, taken in turn\n")
+    print(f"{machine()}, sacrebleu {version('sacrebleu')}; median of {args.runs} starts of "
+          "each, taken in turn\n")
     print("\n".join(table(measure(args.runs))))
 
 

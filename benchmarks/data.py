@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import itertools
+import platform
 import random
 from pathlib import Path
 
@@ -51,3 +53,18 @@ def write_corpus(folder: Path, segments: int, references: int) -> list[str]:
     for i, path in enumerate(paths[1:]):
         path.write_text("\n".join(r[i] for r in refs) + "\n", encoding="utf-8")
     return [str(path) for path in paths]
+
+
+def arguments(doc: str, runs: int, **numbers: int) -> argparse.Namespace:
+    """A benchmark's command line: ``--runs`` and each whole-number option of ``numbers``
+    (its name and default), described by the first paragraph of ``doc``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=runs)
+    for name, default in numbers.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
+    return parser.parse_args()
+
+
+def machine() -> str:
+    """The interpreter and the machine a table was measured on."""
+    return f"Python {platform.python_version()} on {platform.machine()}"

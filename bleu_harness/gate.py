@@ -18,7 +18,6 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from bleu_harness.errors import InputError, UsageError
 from bleu_harness.records import DRIFT, FAILING, RAN, UNDER_TEST_CHECKS, CheckRecord

@@ -45,12 +45,12 @@ def read_regular_file(path: str | Path, limit: int, inside: Path | None = None) 
     try:
         info = os.fstat(fd)
         if info.st_size > limit:
-            raise InputError(f"{path}: larger than {limit // 2**20} MiB")
+            raise InputError(f"{path}: larger than {size_text(limit)}")
         data = _read_at_most(fd, limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise InputError(f"{path}: larger than {limit // 2**20} MiB")
+        raise InputError(f"{path}: larger than {size_text(limit)}")
     return data
 
 
@@ -123,6 +123,11 @@ def _read_at_most(fd: int, size: int) -> bytes:
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
+
+
+def size_text(limit: int) -> str:
+    """A file-size limit as its messages say it: ``8 MiB``, ``1 GiB``."""
+    return f"{limit // 2**30} GiB" if limit >= 2**30 else f"{limit // 2**20} MiB"
 
 
 def decode_utf8(data: bytes, path: str | Path) -> str:
@@ -216,7 +221,7 @@ def read_text_input(path: str | Path, limit: int) -> str:
                 raise InputError(f"{path}: a NUL byte at byte {read + nul} (not a text file)")
             read += len(chunk)
             if read > limit:
-                raise InputError(f"{path}: larger than {_size(limit)}")
+                raise InputError(f"{path}: larger than {size_text(limit)}")
             try:
                 parts.append(decoder.decode(chunk, final=not chunk))
             except UnicodeDecodeError as error:
@@ -224,10 +229,6 @@ def read_text_input(path: str | Path, limit: int) -> str:
                                  f"{read - len(chunk) + error.start})") from None
             if not chunk:
                 return "".join(parts)
-
-
-def _size(limit: int) -> str:
-    return f"{limit // 2**30} GiB" if limit >= 2**30 else f"{limit // 2**20} MiB"
 
 
 class _Prefixed(io.RawIOBase):
@@ -282,7 +283,7 @@ def _read_text(path: str | Path, limit: int | None = None, read: TextReader | No
         except OSError as error:
             raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     if len(data) > MAX_WHOLE_FILE_BYTES:
-        raise InputError(f"{path}: larger than {MAX_WHOLE_FILE_BYTES // 2**30} GiB")
+        raise InputError(f"{path}: larger than {size_text(MAX_WHOLE_FILE_BYTES)}")
     return decode_utf8(data, path)
 
 

@@ -62,11 +62,7 @@ def test_the_sentence_benchmark_says_where_each_goal_stands(monkeypatch):
 def test_the_startup_benchmark_checks_the_score_and_says_where_the_goal_stands(monkeypatch):
     """``bench_startup`` with one start of each command: both workloads, the score checked
     equal to SacreBLEU's, and each row saying whether the goal is met."""
-    spec = importlib.util.spec_from_file_location("bench_startup",
-                                                  BENCHMARKS / "bench_startup.py")
-    bench = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "bench_startup", bench)
-    spec.loader.exec_module(bench)
+    bench = _load("bench_startup", monkeypatch)
     rows = bench.measure(1)
     assert [name for name, *_ in rows] == ["score one line", "--help"]
     assert all(ours > 0 and theirs > 0 for _, ours, theirs in rows)

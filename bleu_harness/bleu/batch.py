@@ -148,8 +148,7 @@ def sentence_results(pairs: Iterable[tuple[str, Sequence[str]]], requests: Seque
                 yield recent[text]
                 continue
             stats = {key: counted(hypothesis, references) for key, counted in counters.items()}
-            seen = tuple((counted, counted.last, counted.segments)
-                         for counted in stats.values())
+            seen = tuple(counted.value for counted in stats.values())
             if seen in recent:
                 recent.move_to_end(seen)
                 remember(text, recent[seen])

@@ -82,6 +82,13 @@ class CorpusStats:
     #: them); ``None`` otherwise, so the statistics stay small.
     segments: tuple[SegmentStats, ...] | None = field(default=None, compare=False, repr=False)
 
+    @property
+    def value(self) -> tuple:
+        """Everything the statistics hold, as one hashable value: ``==`` leaves out ``last``
+        and ``segments`` (they are not summed), which a score may still read -- two
+        statistics with one ``value`` score the same under any settings."""
+        return (self, self.last, self.segments)
+
     @cached_property
     def segment_corpora(self) -> tuple[CorpusStats, ...]:
         """Each kept segment as a corpus of its own (orders 1..``max_order``), built once: a

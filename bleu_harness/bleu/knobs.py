@@ -426,10 +426,10 @@ def scored(corpus: CorpusStats, k: KnobSettings) -> Outcome:
         return f"no score under these knobs ({type(error).__name__})"
 
 
-#: What the score of statistics reads of knob settings (:func:`scored`): every scoring
-#: knob but those that choose the statistics (tokenizer, case, empty references) or refuse
-#: the input, and the scale, the release (NLTK's smoothing rules) and the float form.
 def score_inputs(k: KnobSettings) -> tuple:
+    """What the score of statistics reads of knob settings (:func:`scored`): every scoring
+    knob but those that choose the statistics (tokenizer, case, empty references) or refuse
+    the input, and the scale, the release (NLTK's smoothing rules) and the float form."""
     return (tuple(getattr(k, name) for name in _SCORED), k.scale, k.version, k.float_form)
 
 

@@ -15,9 +15,8 @@ from rich.console import Console
 
 from bleu_harness.bleu.tokenizers import tokenizer_name, tokens_problem
 from bleu_harness.errors import UsageError
-from bleu_harness.records import non_finite_place
+from bleu_harness.records import json_ready, non_finite_place
 from bleu_harness.text import one_line
-from bleu_harness.records import json_ready
 
 DEFAULT_TIMEOUT = 10.0
 

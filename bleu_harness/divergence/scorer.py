@@ -86,9 +86,8 @@ class Scorer:
         per statistics object (kept with it, so that its identity is never another's)."""
         known = self._value_of.get(id(corpus))
         if known is None:
-            value = (corpus, corpus.segments, corpus.last)  # the two fields == leaves out
             known = self._value_of[id(corpus)] = (corpus, self._values.setdefault(
-                value, len(self._values)))
+                corpus.value, len(self._values)))
         return known[1]
 
     def _refusal(self, rules: InputRules, corpus: CorpusStats) -> ConventionError | None:
