@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bleu_harness.backends.own import answered_here
 from bleu_harness.backends.registry import (
     engine_backend,
     implementation_under_test,
@@ -53,7 +54,7 @@ from bleu_harness.records import (
 )
 from bleu_harness.report import stream
 from bleu_harness.report.causes import reconciled
-from bleu_harness.report.map_cache import MapCache, map_records
+from bleu_harness.report.map_cache import DamagedEntry, KeptMap, MapCache, map_records
 from bleu_harness.signals import critical, exit_code_of, hold
 
 Sink = Callable[[Mapping[str, Any]], None]
@@ -200,13 +201,13 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
     kept records follow its own (the engine is not asked for the map's answers); a map
     computed here is kept."""
     outcomes: dict[BackendRequest, BackendOutcome] = {}
-    kept: dict[int, list[tuple[CheckRecord, dict]]] = {}
+    kept: dict[int, tuple[CasePlan, KeptMap]] = {}
     if map_cache is not None:
         plans = list(plans)
         for index, plan in enumerate(plans):
             found = map_cache.get(plan) if plan.divergence else None
             if found is not None:
-                kept[index], plans[index] = found, replace(plan, divergence=())
+                kept[index], plans[index] = (plan, found), replace(plan, divergence=())
     needed = [plan.requests for plan in plans]
     next_case = 0
 
@@ -214,10 +215,18 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
         """The case's records, and the stream lines of those read from the map's cache
         (by the record's identity: a record the gate marks is a new one, written anew)."""
         plan = plans[index]
-        judged = _judge_one(plan, outcomes, is_engine)
         if index in kept:
-            found = kept.pop(index)
-            return judged + [r for r, _ in found], {id(r): (r, line) for r, line in found}
+            whole, found = kept.pop(index)
+            try:
+                lines = found.lines(whole)
+            except DamagedEntry:  # the map is computed here after all, by the engine
+                plan = whole
+                outcomes.update({request: answered_here(request)
+                                 for _, request in plan.divergence if request not in outcomes})
+            else:
+                judged = _judge_one(plan, outcomes, is_engine)
+                return judged + [r for r, _ in lines], {id(r): (r, line) for r, line in lines}
+        judged = _judge_one(plan, outcomes, is_engine)
         if map_cache is not None and plan.divergence and not any(
                 r.backend == "harness" for r in judged):  # judging failed: nothing to keep
             map_cache.put(plan, map_records(judged), outcomes)
@@ -227,9 +236,20 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
         same = written.get(id(record))
         return same[1] if same is not None and same[0] is record else stream.check_line(record)
 
+    answered_of_next = 0  # how many of the next case's requests are known to be answered
+
+    def next_case_answered() -> bool:
+        """Whether every request of the next case is answered: each request is looked up
+        until it is (answers only accumulate), not again on every answer of the run."""
+        nonlocal answered_of_next
+        requests = needed[next_case]
+        while answered_of_next < len(requests) and requests[answered_of_next] in outcomes:
+            answered_of_next += 1
+        return answered_of_next == len(requests)
+
     def judge_ready() -> None:
-        nonlocal next_case
-        while next_case < len(plans) and all(r in outcomes for r in needed[next_case]):
+        nonlocal next_case, answered_of_next
+        while next_case < len(plans) and next_case_answered():
             judged, written = judged_case(next_case)
             judged = mark(judged, known)
             with critical():
@@ -238,6 +258,7 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
                 for record in judged:
                     sink(line_of(record, written))
                 next_case += 1
+                answered_of_next = 0
                 state["judged"] = next_case
             if maxfail and tally.new_failures >= maxfail:
                 raise MaxFailReached

@@ -68,27 +68,30 @@ def figures(result) -> dict[str, float]:
     return out
 
 
-def own_worker() -> int:
+def own_answer(request: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer to one request of the worker protocol (its ``id`` aside): what
+    ``python -m bleu_harness.worker own`` writes back."""
     from bleu_harness.bleu import score as bleu_score
     from bleu_harness.bleu.result import ConventionDeclined, ConventionError
 
+    try:
+        result = bleu_score(request["hypotheses"], request["references"],
+                            request["convention"], request["level"], **request["options"])
+    except ConventionError as error:
+        if isinstance(error, ConventionDeclined):
+            return {"unsupported": str(error)}
+        return {"error": str(error), "type": error.library_exception}
+    scores = list(result.scores)
+    return {"score": jsonable(scores if len(scores) > 1 else result.score),
+            "figures": jsonable_figures(figures(result))}
+
+
+def own_worker() -> int:
     def info() -> dict[str, Any]:
         from bleu_harness import __version__
         return {"library": "own", "version": __version__, "python": python_version()}
 
-    def answer(request: dict[str, Any]) -> dict[str, Any]:
-        try:
-            result = bleu_score(request["hypotheses"], request["references"],
-                                request["convention"], request["level"], **request["options"])
-        except ConventionError as error:
-            if isinstance(error, ConventionDeclined):
-                return {"unsupported": str(error)}
-            return {"error": str(error), "type": error.library_exception}
-        scores = list(result.scores)
-        return {"score": jsonable(scores if len(scores) > 1 else result.score),
-                "figures": jsonable_figures(figures(result))}
-
-    return serve(info, answer)
+    return serve(info, own_answer)
 
 
 def perl_worker(convention: str) -> int:

@@ -19,7 +19,10 @@ case files computes only those.
 * **Entry**: one file per case, ``<root>/<fingerprint>/<key[:2]>/<key>.jsonl.z``, the
   records' stream lines (JSON, zlib-compressed), written to a temporary file and renamed into
   place, so that runs at the same time never see half an entry; an entry that cannot be read
-  or parsed is a miss (and is written again). Only maps of answers that do not depend on
+  or fails zlib's checksum is a miss (and is written again). The records are parsed when
+  their case is judged, while the workers answer the run's other requests; an entry whose
+  lines turn out not to be the case's map is computed then, in the run's own process
+  (``backends.own.answered_here``), and written again. Only maps of answers that do not depend on
   the moment are kept (a timeout or a crash of the engine's worker leaves its convention
   out of the map: that map is not kept).
 * **Where**: ``$BLEU_HARNESS_CACHE`` if set (``off``, ``0``, ``no``, ``false``, ``none``:
@@ -43,6 +46,7 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -145,17 +149,14 @@ class MapCache:
         key = case_key(plan)
         return self.folder / key[:2] / f"{key}.jsonl.z"
 
-    def get(self, plan: CasePlan) -> list[tuple[CheckRecord, StreamLine]] | None:
-        """The case's map records, each with its stream line as it was written, or
-        ``None`` where none are kept (or they cannot be read: a damaged entry is a miss)."""
+    def get(self, plan: CasePlan) -> KeptMap | None:
+        """The case's kept map, or ``None`` where none is kept or its entry is damaged (zlib's
+        checksum). Its records are read later (:meth:`KeptMap.lines`), while the run's
+        workers answer: reading them all before the first request would keep the workers
+        waiting."""
         try:
-            text = zlib.decompress(self._path(plan).read_bytes()).decode("utf-8")
-            kept = []
-            for line in text.split("\n")[:-1]:
-                parsed = StreamLine(json.loads(line), line + "\n")
-                kept.append((record_from_line(parsed), parsed))
-            return kept
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, zlib.error):
+            return KeptMap(zlib.decompress(self._path(plan).read_bytes()).decode("utf-8"))
+        except (OSError, ValueError, zlib.error):
             return None
 
     def put(self, plan: CasePlan, records: Sequence[CheckRecord],
@@ -198,6 +199,34 @@ class MapCache:
             return
         for other in others:
             shutil.rmtree(other, ignore_errors=True)
+
+
+class DamagedEntry(ValueError):
+    """A kept map whose lines are not the records' stream lines."""
+
+
+@dataclass(frozen=True)
+class KeptMap:
+    """A case's map as it was kept: its records' stream lines."""
+
+    text: str
+
+    def lines(self, plan: CasePlan) -> list[tuple[CheckRecord, StreamLine]]:
+        """Each record with its stream line as it was written; :class:`DamagedEntry` where
+        a line is not a map line of ``plan``'s case (an entry whose checksum holds but not
+        its content: the case's map is then computed again)."""
+        case = plan.case
+        try:
+            kept = []
+            for line in self.text.split("\n")[:-1]:
+                parsed = StreamLine(json.loads(line), line + "\n")
+                if (parsed.get("check"), parsed.get("case"), parsed.get("file")) != (
+                        DIVERGENCE_CHECK, case.id, case.relative_file):
+                    raise DamagedEntry("not a line of the case's divergence map")
+                kept.append((record_from_line(parsed), parsed))
+            return kept
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise DamagedEntry(str(error)) from error
 
 
 class StreamLine(dict):
