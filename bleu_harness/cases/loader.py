@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -208,9 +208,14 @@ def _segment_count(text: str, sgml: bool) -> int:
     return text.count("\n") + (not text.endswith("\n"))
 
 
-def load(paths: Sequence[str | Path] | None = None) -> LoadResult:
-    """Every case under ``paths`` (files or directories; default: the bundled corpus)."""
+def load(paths: Sequence[str | Path] | None = None,
+         mentioning: Collection[str] = ()) -> LoadResult:
+    """Every case under ``paths`` (files or directories; default: the bundled corpus). With
+    ``mentioning`` (case ids, say), only the files whose text holds one of those words are
+    parsed: a command that needs a few cases of the corpus reads the rest's bytes alone."""
     found, problems = find_case_files(paths or [bundled_corpus()])
+    if mentioning:
+        found = [(path, root) for path, root in found if _mentions(path, mentioning)]
     cases: list[Case] = []
     digests: list[str] = []
     data = DataFiles()
@@ -220,6 +225,16 @@ def load(paths: Sequence[str | Path] | None = None) -> LoadResult:
         problems.extend(file_problems)
         digests.append(digest)
     return LoadResult(tuple(cases), tuple(problems), tuple(p for p, _ in found), tuple(digests))
+
+
+def _mentions(path: Path, words: Collection[str]) -> bool:
+    """Whether the case file's text holds one of ``words`` (a file that cannot be read is
+    loaded, to report why)."""
+    try:
+        content = read_regular_file(path, CASE_FILE_LIMIT)
+    except InputError:
+        return True
+    return any(word.encode("utf-8") in content for word in words)
 
 
 def load_file(path: Path, root: Path | None = None) -> tuple[list[Case], list[Problem]]:

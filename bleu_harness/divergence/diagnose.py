@@ -209,9 +209,12 @@ def _with_parameter(change: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def explain_answers(convention: str, probes: Sequence[Probe],
-                    scorers: Sequence[Scorer] | None = None) -> Diagnosis:
+                    scorers: Sequence[Scorer] | None = None,
+                    max_knobs: int = MAX_KNOBS) -> Diagnosis:
     """The smallest knob change (and scale) under which ``convention`` gives every probe's
-    answer at once: one cause for all of an implementation's answers, if there is one."""
+    answer at once: one cause for all of an implementation's answers, if there is one.
+    ``max_knobs`` bounds the changes tried (a caller that already holds an explanation of
+    that many knobs needs only a smaller one)."""
     spec = CONVENTIONS.get(convention)
     if spec is None:
         return Diagnosis(convention, False, note=f"claims {convention!r}, which has no model")
@@ -235,7 +238,7 @@ def explain_answers(convention: str, probes: Sequence[Probe],
         return None
 
     candidates = _common_candidates(starts)
-    for size in range(0, MAX_KNOBS + 1):
+    for size in range(0, min(max_knobs, MAX_KNOBS) + 1):
         for knobs in combinations(candidates, size):
             for values in product(*(candidates[k] for k in knobs)):
                 change = dict(zip(knobs, values))

@@ -21,7 +21,7 @@ from bleu_harness.bleu.result import ConventionDeclined
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case
 from bleu_harness.checkplan import effective_options, request_for
-from bleu_harness.divergence.diagnose import Probe, explain_answers
+from bleu_harness.divergence.diagnose import MAX_KNOBS, Probe, explain_answers
 from bleu_harness.errors import InputError
 from bleu_harness.records import BackendOutcome, BackendRequest, Raised, Value
 
@@ -54,9 +54,9 @@ def _scaled(outcome: BackendOutcome, scale: float) -> float | str:
 
 def probe_cases(paths: Sequence[str] = ()) -> dict[str, Case]:
     """The probe cases, from the corpus."""
-    loaded = load(list(paths) or None)
-    cases = {c.id: c for c in loaded.cases}
     wanted = dict.fromkeys(p for _, ids in PROBES.values() for p in ids)
+    loaded = load(list(paths) or None, mentioning=wanted)
+    cases = {c.id: c for c in loaded.cases}
     missing = [p for p in wanted if p not in cases]
     if missing:
         raise InputError(f"probe cases missing from the corpus: {', '.join(missing)}")
@@ -117,8 +117,12 @@ def _one_cause(cases: Mapping[str, Case], answers: Mapping[str, BackendOutcome],
     raised on must be ones the convention raises on too."""
     ranked = sorted(CONVENTIONS, key=lambda c: (c not in closest,
                                                 -sum(c in f["like"] for f in families)))
-    found = []
+    found: list[tuple[int, int, Any]] = []
     for rank, convention in enumerate(ranked):
+        # the best so far is (cost, rank): a later convention wins only with fewer changes
+        smaller = min(cost for cost, _, _ in found) - 1 if found else MAX_KNOBS
+        if smaller < 0:
+            break
         probes, consistent = [], True
         for case_id, answer in answers.items():
             case = cases[case_id]
@@ -131,7 +135,7 @@ def _one_cause(cases: Mapping[str, Case], answers: Mapping[str, BackendOutcome],
                 break
         if not consistent or not probes:
             continue
-        diagnosis = explain_answers(convention, probes)
+        diagnosis = explain_answers(convention, probes, max_knobs=smaller)
         if diagnosis.explained:
             found.append((len(diagnosis.knobs) + (diagnosis.scale != 1), rank, diagnosis))
     if not found:
