@@ -17,6 +17,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from built import digest_of, kept_build
+
 HERE = Path(__file__).resolve().parent
 ORACLES = HERE / "oracles" / "marian"
 COMMIT = "marian-nmt/marian-dev@46c94a58fd43e6490258073f61ff7ac1ce4f56f5"
@@ -50,11 +52,21 @@ SACREBLEU_SOURCES = (HERE / "marian_sacrebleu_driver.cc",  # includes training/v
                      SACREBLEU_ORACLES / "common" / "utils.cpp")
 
 
+#: The compiler's flags: CLI/StringTools.hpp of 3rd_party is the same blob in 1.12.0.
+SACREBLEU_FLAGS = ("-std=c++17", "-O0", "-w", "-I", str(SACREBLEU_STUBS), "-I",
+                   str(SACREBLEU_ORACLES), "-I", str(ORACLES / "3rd_party"))
+
+
+def kept_sacrebleu() -> Path:
+    """The driver, compiled once per content of its sources (tests/built.py)."""
+    sources = [*SACREBLEU_SOURCES, SACREBLEU_STUBS, SACREBLEU_ORACLES, ORACLES / "3rd_party"]
+    return kept_build("marian-sacrebleu", digest_of(sources, *SACREBLEU_FLAGS), build_sacrebleu)
+
+
 def build_sacrebleu(directory: Path) -> Path:
     """Compile the driver with the vendored v1.12.0 validator into ``directory``: each
     translation unit in its own ``g++ -c`` at once, then the link."""
-    flags = ["-std=c++17", "-O0", "-w", "-I", str(SACREBLEU_STUBS), "-I", str(SACREBLEU_ORACLES),
-             "-I", str(ORACLES / "3rd_party")]  # CLI/StringTools.hpp: the same blob in 1.12.0
+    flags = list(SACREBLEU_FLAGS)
     objects = [directory / f"{source.stem}.o" for source in SACREBLEU_SOURCES]
     running = [subprocess.Popen(["g++", *flags, "-c", str(source), "-o", str(obj)],
                                 stderr=subprocess.PIPE, text=True)

@@ -3,7 +3,9 @@
 Not a timing test (speed is measured by ``benchmarks/bench_engine.py`` itself); this keeps the
 script working -- it once crashed on its first line of work, clearing a tokenizer cache
 that had moved, and nothing noticed. Each row also checks that the engine's score equals
-SacreBLEU's, NLTK's and bleuscore's on that input.
+SacreBLEU's, NLTK's and bleuscore's on that input. The benchmarks that time whole
+``bleu-harness`` processes (the map, identify, the plugin, ``--jobs``, the batch's memory) are
+kept working by the exhaustive tier.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def _load(name: str, monkeypatch):
     return bench
 
 
+@exhaustive_only  # each times whole processes: the quick tier's budget
 def test_the_sentence_benchmark_measures_the_batchs_memory(monkeypatch):
     bench = _load("bench_sentence", monkeypatch)
     hyps, refs = bench.deen_3000()
@@ -96,6 +99,7 @@ def test_the_jobs_benchmark_checks_the_json_and_says_where_the_goal_stands(monke
                                    for line in lines[2:])
 
 
+@exhaustive_only  # each times whole processes: the quick tier's budget
 def test_the_plugin_benchmark_times_both_sessions_and_says_where_the_goal_stands(monkeypatch):
     bench = _load("bench_plugin", monkeypatch)
     with_plugin, without = bench.measure(1)
@@ -104,6 +108,7 @@ def test_the_plugin_benchmark_times_both_sessions_and_says_where_the_goal_stands
     assert len(lines) == 3 and lines[2].endswith(("yes |", "no |"))
 
 
+@exhaustive_only  # each times whole processes: the quick tier's budget
 def test_the_map_benchmark_checks_the_streams_and_says_where_the_goal_stands(monkeypatch):
     bench = _load("bench_map", monkeypatch)
     medians = bench.measure([str(Path(__file__).parents[1] / "cases" / "seeds" / "matlab.yaml"),
@@ -113,6 +118,7 @@ def test_the_map_benchmark_checks_the_streams_and_says_where_the_goal_stands(mon
     assert len(lines) == 5 and lines[3].endswith(("yes |", "no |"))
 
 
+@exhaustive_only  # each times whole processes: the quick tier's budget
 def test_the_identify_benchmark_finds_sacrebleu_and_says_where_the_goal_stands(monkeypatch):
     bench = _load("bench_identify", monkeypatch)
     identify, score = bench.measure(1, 20)

@@ -202,7 +202,7 @@ def _run_records(tmp_path, *flags) -> tuple[int, list[dict]]:
     out = tmp_path / "run.json"
     code = main(["run", str(CORPUS / "families" / "tokenization.yaml"), "--backend", "own",
                  "--backend", "nltk", "--backend", "sacrebleu", "--format", "json", "--output",
-                 str(out), "-q", *flags])
+                 str(out), "-q", "--no-map", *flags])  # the map is no tokenizer's
     return code, [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
 
 
@@ -304,7 +304,7 @@ def test_identify_searches_every_setting_in_the_users_tokens(tmp_path, monkeypat
     ["score", "hyp.txt", "ref.txt", "-c", "sacrebleu", "--sentence"],
     ["explain", "--hyp", "the cat", "--ref", "the cat", "-c", "sacrebleu", "-c", "tf-nmt"],
     ["identify", "hyp.txt", "ref.txt", "--score", "10"],
-    ["run", str(CORPUS / "families" / "tokenization.yaml"), "--backend", "own", "-q"],
+    ["run", str(CORPUS / "families" / "tokenization.yaml"), "--backend", "own", "-q", "--no-map"],
 ], ids=["score", "score-sentence", "explain", "identify", "run"])
 @pytest.mark.parametrize("tokenizer", sampled(NO_TOKENS, quick=3, one_argument=True))
 def test_a_tokenizer_that_answers_no_tokens_is_one_line(tmp_path, capsys, user_tokenizers,

@@ -51,9 +51,8 @@ VOCABS = ("SentencePieceVocab", "DefaultVocab")
 
 
 @pytest.fixture(scope="module")
-def validator(tmp_path_factory):
-    running = oracle.SacreBleuValidator(
-        oracle.build_sacrebleu(tmp_path_factory.mktemp("marian-1.12")))
+def validator():
+    running = oracle.SacreBleuValidator(oracle.kept_sacrebleu())
     yield running
     running.close()
 
