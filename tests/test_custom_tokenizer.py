@@ -184,8 +184,8 @@ def words_then_a_generator(text):
 
 #: Tokenizers whose answer is no list of tokens (issue 41.9: score, explain and run crashed
 #: on an int or a list nested 100,000 deep), on the probe or only on the files' text.
-NO_TOKENS = ["usertok:an_int", "usertok:nested_later", "usertok:numbers_later",
-             "usertok:nested", "usertok:a_set", "usertok:none_later",
+NO_TOKENS = ["usertok:an_int", "usertok:numbers_later", "usertok:nested", "usertok:nested_later",
+             "usertok:a_set", "usertok:none_later",
              "usertok:words_then_a_generator"]
 
 

@@ -23,7 +23,7 @@ from bleu_harness.cli import main
 
 SEED = 26
 #: Random mutations beside the fixed ones (a third of them in the quick tier).
-RANDOM_MUTATIONS = examples(12, 4)
+RANDOM_MUTATIONS = examples(12, 2)
 #: Seconds for the whole fuzz: a bound against a hang, not a speed claim (20 s failed it on a
 #: machine busy with other work, the same commands taking twice their time).
 BUDGET = 60.0
@@ -189,12 +189,13 @@ RENDERED = {"cause-odd", "divergence-cause-odd", "provenance-list", "case-separa
 def _sampled(label: str, name: str, number: int, fixed: bool) -> bool:
     """Whether this command reads this mutation. The exhaustive tier: every command every
     fixed one (the HTML report every fourth and the :data:`RENDERED`), a sample of the
-    random ones. The quick tier: one of the two diffs each, a run every eighth, the HTML
-    report every sixteenth and the :data:`RENDERED` (the reader is the same for all)."""
+    random ones. The quick tier: one of the two diffs every third, a run every sixteenth,
+    the HTML report every sixteenth and the :data:`RENDERED` (the reader is the same for
+    all)."""
     if label == "report":  # the HTML report costs most: every sixteenth in the quick tier
         return name in RENDERED or number % ((4 if fixed else 5) if exhaustive() else 16) == 0
-    if not exhaustive():  # the quick tier: a run every eighth, each diff every other
-        return number % (8 if label == "run" else 2) == (label == "diff-old")
+    if not exhaustive():  # the quick tier: a run every sixteenth, a diff every third
+        return number % (16 if label == "run" else 3) == (label == "diff-old")
     return fixed or number % 2 == (label == "diff-old")
 
 

@@ -34,10 +34,12 @@ def exhaustive() -> bool:
 
 def examples(full: int, quick: int | None = None) -> int:
     """A property's number of generated examples: ``full`` in the exhaustive tier, else
-    ``quick`` (a fifth of ``full``, at least 25, by default)."""
+    ``quick`` (a tenth of ``full``, at least 15, by default: every edge a random search can
+    miss is an ``@example`` of its own, and tools/mutations.py checks that the quick tier
+    still catches the engine mistakes that matter)."""
     if exhaustive():
         return full
-    return quick if quick is not None else min(full, max(25, full // 5))
+    return quick if quick is not None else min(full, max(15, full // 10))
 
 
 def sampled(values, quick: int = 1, *, one_argument: bool = False) -> list:
