@@ -125,3 +125,12 @@ def test_the_identify_benchmark_finds_sacrebleu_and_says_where_the_goal_stands(m
     assert identify > 0 and score > 0
     lines = bench.table(identify, score, 20)
     assert len(lines) == 3 and lines[2].endswith(("yes |", "no |"))
+
+
+@exhaustive_only  # each times whole processes: the quick tier's budget
+def test_the_fingerprint_benchmark_finds_sacrebleu_and_says_where_the_goal_stands(monkeypatch):
+    bench = _load("bench_fingerprint", monkeypatch)
+    seconds = bench.measure(1)
+    assert seconds > 0
+    lines = bench.table(seconds)
+    assert len(lines) == 3 and lines[2].endswith(("yes |", "no |"))
