@@ -14,6 +14,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
 from tiers import exhaustive_only
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -134,3 +135,13 @@ def test_the_fingerprint_benchmark_finds_sacrebleu_and_says_where_the_goal_stand
     assert seconds > 0
     lines = bench.table(seconds)
     assert len(lines) == 3 and lines[2].endswith(("yes |", "no |"))
+
+
+@exhaustive_only  # each times whole processes: the quick tier's budget
+def test_the_dask_benchmark_checks_the_statistics_and_times_the_cluster(monkeypatch):
+    pytest.importorskip("distributed")
+    bench = _load("bench_dask", monkeypatch)
+    seconds = bench.measure(600, 2, 1)
+    assert list(seconds) == ["the cluster's start", "one process", "LocalCluster, 2 workers"]
+    assert all(value > 0 for value in seconds.values())
+    assert len(bench.table(seconds, 600, 2)) == 7

@@ -18,9 +18,16 @@ from bleu_harness.bleu import shard as shard_module
 from bleu_harness.bleu.api import plan
 from bleu_harness.bleu.convention import Preprocessing
 from bleu_harness.bleu.counting import count, count_in_python
-from bleu_harness.bleu.shard import chunked, count_chunks, count_on_dask, merge
+from bleu_harness.bleu.shard import (
+    chunked,
+    count_chunks,
+    count_loaded_on_dask,
+    count_on_dask,
+    merge,
+)
 from bleu_harness.cli import main
 from bleu_harness.errors import InputError
+from bleu_harness.line_ranges import line_ranges
 from bleu_harness.textfiles import read_parallel, stream_parallel
 
 KEYS = {Preprocessing("none"): 4, Preprocessing("13a", True): 4,
@@ -94,16 +101,25 @@ def test_bad_input_in_a_later_chunk_is_a_value_error():
         count_chunks(chunked(pairs, 5), KEYS)
 
 
-def test_a_dask_local_cluster_gives_the_same_statistics():
+def test_a_dask_local_cluster_gives_the_same_statistics(tmp_path):
+    """Lines shipped to the workers, and line ranges the workers read themselves (paths and
+    byte offsets travel, not lines): the statistics of one process, bit for bit."""
     distributed = pytest.importorskip("distributed")
     hyps, refs = generated(2000)
     expected = count(hyps, refs, KEYS)
+    filed = [(r + ["", ""])[:2] for r in refs]  # in files: two references a line
+    paths = write_corpus(tmp_path, hyps, filed)
+    ranges = list(line_ranges(paths[0], paths[1:], 300))
+    assert len(ranges) == 7
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         assert_equal_stats(count_on_dask(client, chunked(zip(hyps, refs), 300), KEYS),
                            expected)
+        assert_equal_stats(count_loaded_on_dask(client, ranges, KEYS),
+                           count(hyps, filed, KEYS))
         assert_equal_stats(count_on_dask(client, [], KEYS), count([], [], KEYS))
+        assert_equal_stats(count_loaded_on_dask(client, [], KEYS), count([], [], KEYS))
 
 
 def write_corpus(tmp_path, hyps, refs):

@@ -163,6 +163,7 @@ API = (
     ("bleu_harness.bleu.api", "plan"), ("bleu_harness.bleu.api", "Plan"),
     ("bleu_harness.bleu.shard", "chunked"), ("bleu_harness.bleu.shard", "count_chunks"),
     ("bleu_harness.bleu.shard", "count_on_dask"),
+    ("bleu_harness.bleu.shard", "count_loaded_on_dask"),
 )
 
 

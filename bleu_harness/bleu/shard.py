@@ -5,7 +5,8 @@ ordered sum of its chunks' statistics, bit for bit (every field is an integer su
 minimum or maximum, or a first or last). So a corpus of any size is read a chunk at a time
 (:func:`count_chunks`, the memory of one chunk), its chunks counted in worker processes
 (``jobs``; at most two chunks per worker in flight) or on a Dask cluster
-(:func:`count_on_dask`), and the parts merged in order. ``tests/test_shard.py`` checks that
+(:func:`count_on_dask`; :func:`count_loaded_on_dask` where each worker reads its own line
+ranges of the files), and the parts merged in order. ``tests/test_shard.py`` checks that
 every way gives the unsharded statistics.
 """
 
@@ -192,14 +193,37 @@ def count_on_dask(client: Any, chunks: Iterable[Chunk],
     delayed loaders that read each chunk on a worker -- e.g. for sentence- or corpus-BLEU
     over a parallel corpus that no single machine holds.
     """
-    needed = dict(needed)
+    needed = _clusterable(needed)
+    return _merged_on(client, [client.submit(count_chunk, chunk, needed, first, pure=False)
+                               for chunk, first in _numbered(chunks)], needed)
+
+
+def count_loaded_on_dask(client: Any, loaders: Iterable[Callable[[], Chunk]],
+                         needed: Mapping[Preprocessing, int]) -> Stats:
+    """:func:`count_loaded` on a Dask cluster: each loader travels to a worker and is called
+    there -- a :class:`bleu_harness.line_ranges.LineRange` is the files' paths and byte
+    offsets, so each worker reads its own lines from a file system the cluster shares, and
+    neither the lines nor the files pass through this process. One task per loader; the
+    merge on the cluster; the statistics of ``count`` of the whole files, bit for bit."""
+    needed = _clusterable(needed)
+    return _merged_on(client, [client.submit(_count_loaded, loader, needed, pure=False)
+                               for loader in loaders], needed)
+
+
+def _clusterable(needed: Mapping[Preprocessing, int]) -> dict[Preprocessing, int]:
+    """``needed``, where none of its statistics depend on the segments before (fairseq's
+    ids: ``ValueError``, they are counted chunk after chunk by :func:`count_chunks`)."""
     ordered = [key for key in needed if counts_in_order(key)]
     if ordered:
         raise ValueError(f"the {ordered[0].tokenizer} statistics depend on every earlier "
                          "segment (its dictionary's ids): count them with count_chunks, "
                          "chunk after chunk, not on a cluster")
-    counted = [client.submit(count_chunk, chunk, needed, first, pure=False)
-               for chunk, first in _numbered(chunks)]
+    return dict(needed)
+
+
+def _merged_on(client: Any, counted: list, needed: dict[Preprocessing, int]) -> Stats:
+    """The ordered merge of the counted parts, on the cluster (an empty corpus's
+    statistics where there are none)."""
     if not counted:
         counted = [client.submit(count_chunk, ([], []), needed, pure=False)]
     return client.submit(merge, counted, needed).result()
