@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
+from runs import case_file, one_case
 
 from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import load, load_file
@@ -67,3 +69,16 @@ def test_lint_rules(tmp_path):
 def test_bundled_corpus_is_valid():
     loaded = load()
     assert loaded.cases and not loaded.problems and not lint(loaded.cases)
+
+
+def test_load_mentioning_parses_only_the_files_that_name_a_word(tmp_path):
+    """``load(mentioning=...)`` (fingerprint's probes): a file that names none of the words
+    is not parsed -- not even its problems are read -- and one that does is loaded whole."""
+    case_file(tmp_path, "a.yaml", one_case("alpha") + one_case("gamma"))
+    case_file(tmp_path, "b.yaml", one_case("beta"))
+    (tmp_path / "c.yaml").write_text("schema: 1\ncases: [unclosed\n", encoding="utf-8")
+    everything = load([str(tmp_path)])
+    assert sorted(c.id for c in everything.cases) == ["alpha", "beta", "gamma"]
+    assert [Path(p.file).name for p in everything.problems] == ["c.yaml"]
+    named = load([str(tmp_path)], mentioning=["alpha"])
+    assert [c.id for c in named.cases] == ["alpha", "gamma"] and not named.problems
