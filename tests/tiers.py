@@ -12,7 +12,8 @@
 
 ``tools/mutations.py`` checks that the quick tier alone catches the engine mistakes that
 matter (a length tie broken the other way in C or Python, no clipping, another epsilon for
-method1, torchmetrics' tie rule, a history row a release off).
+method1, torchmetrics' tie rule, a history row a release off, SacreBLEU's floor
+default).
 """
 
 from __future__ import annotations

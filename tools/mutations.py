@@ -1,12 +1,12 @@
 """Check that the test command still catches the engine mistakes that matter most.
 
 Each mutation below is one small edit of the engine that a real implementation has made (a
-length tie broken the other way, no clipping, another epsilon, a history row a release off).
-The tool copies the working tree (tracked and new files) into a scratch directory (imported
-first through ``PYTHONPATH``), applies one mutation at a time, rebuilds the C kernel when
-the edit is in C, and runs the README's test command with ``-x``: a mutation is *caught*
-when that run fails. An unmutated run comes first and must pass, so a failure is the
-mutation's.
+length tie broken the other way, no clipping, another epsilon, a history row a release off,
+SacreBLEU's floor default). The tool copies the working tree (tracked and new files) into a
+scratch directory (imported first through ``PYTHONPATH``), applies one mutation at a time,
+rebuilds the C kernel when the edit is in C, and runs the README's test command with
+``-x``: a mutation is *caught* when that run fails. An unmutated run comes first and must
+pass, so a failure is the mutation's.
 
     python tools/mutations.py                 # every mutation
     python tools/mutations.py c-closest-tie   # some, by name
@@ -73,6 +73,10 @@ MUTATIONS = (
     Mutation("history-row", "bleu_harness/bleu/history.py",
              'Change("method2", "3.6",', 'Change("method2", "3.5",',
              "NLTK's method2 change is put one release early (3.5, not 3.6)"),
+    Mutation("sacrebleu-floor-default", "bleu_harness/bleu/conventions/sacrebleu.py",
+             '{"none": None, "floor": 0.1, "add-k": 1, "exp": None}',
+             '{"none": None, "floor": 0.01, "add-k": 1, "exp": None}',
+             "SacreBLEU's floor smoothing defaults to 0.01, not 0.1"),
 )
 
 
