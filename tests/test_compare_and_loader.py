@@ -82,3 +82,24 @@ def test_load_mentioning_parses_only_the_files_that_name_a_word(tmp_path):
     assert [Path(p.file).name for p in everything.problems] == ["c.yaml"]
     named = load([str(tmp_path)], mentioning=["alpha"])
     assert [c.id for c in named.cases] == ["alpha", "gamma"] and not named.problems
+
+
+def test_a_file_loaded_again_gives_what_it_holds_now(tmp_path):
+    """Cases built once per process (``loader._BUILT``) are those of the file's bytes: an
+    edit is seen on the next load, and a case reading data files (``files:``) reads them
+    again."""
+    path = case_file(tmp_path, "a.yaml", one_case("alpha"))
+    (tmp_path / "hyp.txt").write_text("a b c d\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("a b c d\n", encoding="utf-8")
+    filed = case_file(tmp_path, "b.yaml", one_case("beta").replace(
+        "    segments: [{hyp: a b c d, refs: [a b c d]}]\n",
+        "    files: {hypotheses: hyp.txt, references: [ref.txt]}\n"))
+    first = load([str(tmp_path)])
+    assert [c.id for c in first.cases] == ["alpha", "beta"], first.problems
+    assert load([str(tmp_path)]).cases[0] is first.cases[0]  # built once
+    path.write_text(path.read_text(encoding="utf-8").replace("alpha", "omega"),
+                    encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("a b c e\n", encoding="utf-8")
+    again = load([str(tmp_path)])
+    assert [c.id for c in again.cases] == ["omega", "beta"]
+    assert again.cases[1].hypotheses == ["a b c e"] and filed.is_file()

@@ -280,7 +280,16 @@ def _load(path: Path, root: Path,
     parsed = _parsed(digest, text)
     if isinstance(parsed, YamlProblem):
         return [], [Problem(name, parsed.line, "", str(parsed), 1)], digest, text
-    return (*_cases(parsed, name, root, data), digest, text)
+    if not parsed.self_contained:
+        return (*_cases(parsed, name, root, data), digest, text)
+    key = (digest, name, str(root))
+    built = _BUILT.get(key)
+    if built is None:
+        cases, problems = _cases(parsed, name, root, data)
+        if len(_BUILT) >= _PARSED_LIMIT:
+            _BUILT.clear()
+        built = _BUILT[key] = (tuple(cases), tuple(problems))
+    return list(built[0]), list(built[1]), digest, text
 
 
 @dataclass(frozen=True)
@@ -291,6 +300,9 @@ class _Parsed:
     root_node: yaml.Node | None
     document: Any
     errors: tuple[tuple[tuple[Any, ...], str], ...]
+    #: whether its cases are made of its text alone: no ``files:``, no ``spm_model`` (what
+    #: those name is read, and checked, on every load)
+    self_contained: bool = False
 
 
 #: The texts parsed in this process, by the SHA-256 of their bytes: a file read again
@@ -298,6 +310,25 @@ class _Parsed:
 #: validated again. Nothing downstream changes the parsed data.
 _PARSED: dict[str, _Parsed | YamlProblem] = {}
 _PARSED_LIMIT = 512
+#: The cases and problems of a self-contained file (:attr:`_Parsed.self_contained`), by its
+#: digest, its name and its corpus root: built once per process, as a file is parsed once.
+#: Cases are frozen; nothing downstream changes them.
+_BUILT: dict[tuple[str, str, str], tuple[tuple[Case, ...], tuple[Problem, ...]]] = {}
+
+
+def _self_contained(document: Any) -> bool:
+    """Whether no case of ``document`` names a file: ``files:`` or an ``spm_model`` (any
+    shape the schema rejects counts as naming one: such a file is built on every load)."""
+    cases = document.get("cases") if isinstance(document, dict) else None
+    for case in cases if isinstance(cases, list) else ():
+        expect = case.get("expect") if isinstance(case, dict) else None
+        if not isinstance(expect, list) or "files" in case:
+            return False
+        for item in expect:
+            options = item.get("options") if isinstance(item, dict) else None
+            if not isinstance(options, (dict, type(None))) or "spm_model" in (options or {}):
+                return False
+    return True
 
 
 def _parsed(digest: str, text: str) -> _Parsed | YamlProblem:
@@ -309,7 +340,8 @@ def _parsed(digest: str, text: str) -> _Parsed | YamlProblem:
             validator = case_validator()
             known = _Parsed(root_node, document, tuple(
                 (tuple(where), message) for where, message in _schema_errors(validator,
-                                                                             document)))
+                                                                             document)),
+                _self_contained(document))
         except YamlProblem as problem:
             known = problem
         if len(_PARSED) >= _PARSED_LIMIT:

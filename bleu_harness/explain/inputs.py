@@ -46,10 +46,14 @@ def from_case(case: Case) -> Input:
 
 
 def find_case(case_id: str, paths: Sequence[str] = ()) -> Case:
-    loaded = load(list(paths) or None)
-    for case in loaded.cases:
-        if case.id == case_id:
-            return case
+    """The case ``case_id`` of the corpus: looked for in the case files whose text names it
+    (the rest are not parsed), then -- for the similar ids an unknown one is told of -- in
+    every file."""
+    for mentioning in ([case_id], []):
+        loaded = load(list(paths) or None, mentioning=mentioning)
+        for case in loaded.cases:
+            if case.id == case_id:
+                return case
     close = [c.id for c in loaded.cases if case_id.split("-")[0] in c.id][:5]
     hint = f" (similar: {', '.join(close)})" if close else ""
     raise InputError(f"no case {case_id!r} in the corpus{hint}")
