@@ -256,3 +256,49 @@ def test_identify_scores_every_setting_in_one_pass_with_the_answers_of_one_by_on
             assert type(ours) is type(theirs)
             if hasattr(theirs, "score"):
                 assert same_score(ours.score, theirs.score, 0.0), (name, ours, theirs)
+
+
+#: A caption PTB tokenizes by what follows it (``A.`` before a capital or a small letter):
+#: pycocoevalcap's pipeline is refused on it, the other tokenizations are not.
+REFUSED_BY_PTB = ("the water is warming to 23 ° C.", "the water is warming to 23 ° c .")
+
+
+@pytest.mark.needs(lambda: __import__("bleu_harness.bleu.tokenizers", fromlist=["x"])
+                   .why_unavailable("ptb"))
+def test_a_tokenization_refused_costs_only_its_own_settings(monkeypatch):
+    """identify scores every setting in one pass per distinct tokenization; where a
+    tokenizer refuses the input (PTB here) the other tokenizations are still counted once
+    each -- not every setting on its own -- and only the refused one's settings are left
+    out, with why. The answers are each setting's own, scored alone; with --jobs 2 the same."""
+    from bleu_harness.explain import identify as identify_module
+
+    data = Input((REFUSED_BY_PTB[0],), ((REFUSED_BY_PTB[1],),), "corpus")
+    settings = identify_module.searched_settings(data)
+    passes = []
+    real = Input.score_each
+    monkeypatch.setattr(Input, "score_each", lambda self, requests: passes.append(
+        len(requests)) or real(self, requests))
+    told = identify_module.outcomes_of_all(data, settings)
+    assert passes == [sum(map(len, settings.values()))]  # one call for every setting
+    left_out = {name: reasons for name, (_, reasons) in told.items() if reasons}
+    assert list(left_out) == ["pycocoevalcap"] and "PTBTokenizer" in left_out[
+        "pycocoevalcap"][0]
+    for name, unique in settings.items():
+        for options, outcome in zip(unique, told[name][0]):
+            try:
+                [alone] = data.score([identify_module.Request(name, options)])
+            except Exception:  # noqa: BLE001 -- refused alone too
+                assert outcome is None, (name, options)
+                continue
+            assert type(outcome) is type(alone), (name, options)
+            if hasattr(alone, "score"):
+                assert same_score(outcome.score, alone.score, 0.0), (name, options)
+    spread = Input(data.hypotheses, data.references, "corpus", jobs=2)
+    assert _as_said(identify_module.outcomes_of_all(spread, settings)) == _as_said(told)
+
+
+def _as_said(told: dict) -> dict:
+    """Outcomes as values: a result's score and signature, an error's type and words."""
+    return {name: ([(type(o).__name__, getattr(o, "score", None), getattr(o, "signature", None)
+                     or str(o)) for o in outcomes], reasons)
+            for name, (outcomes, reasons) in told.items()}

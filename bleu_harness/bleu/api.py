@@ -74,14 +74,22 @@ class Plan:
     #: or model is missing (an "unsupported" outcome, never a crash).
     declined: Mapping[int, ConventionError] = field(default_factory=dict)
 
-    def finish(self, stats: Mapping[Preprocessing, CorpusStats]) -> list[BleuResult | ConventionError]:
-        """Each convention's outcome from ``stats`` (one entry per key of ``needed``)."""
-        outcomes: list[BleuResult | ConventionError] = []
+    def finish(self, stats: Mapping[Preprocessing, CorpusStats],
+               failed: Mapping[Preprocessing, ValueError] | None = None,
+               ) -> list[BleuResult | ConventionError | ValueError]:
+        """Each convention's outcome from ``stats`` (one entry per key of ``needed``); where
+        a key's counting ``failed`` (:func:`bleu_harness.bleu.shard.count_each`), that
+        error in place of the outcome."""
+        outcomes: list[BleuResult | ConventionError | ValueError] = []
         for i, (convention, resolved) in enumerate(self.conventions):
             if i in self.declined:
                 outcomes.append(self.declined[i])
                 continue
-            corpus = stats[convention.preprocessing(resolved)]
+            key = convention.preprocessing(resolved)
+            if failed and key in failed:
+                outcomes.append(failed[key])
+                continue
+            corpus = stats[key]
             try:
                 outcomes.append(_finish(convention, corpus, self.level, resolved))
             except ConventionError as error:

@@ -161,6 +161,34 @@ def _results_in_order(pool: ProcessPoolExecutor, calls: Iterable[tuple],
         yield pending.popleft().result()
 
 
+def count_each(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+               needed: Mapping[Preprocessing, int], jobs: int = 1,
+               ) -> tuple[Stats, dict[Preprocessing, ValueError]]:
+    """Each preprocessing of ``needed`` counted over the whole corpus on its own: its
+    statistics, or the ``ValueError`` its tokenizer raised on this input (pycocoevalcap's PTB
+    pipeline refuses a caption whose tokens depend on the next one), so that a tokenizer
+    that refuses costs its own statistics alone. With ``jobs`` worker processes, the
+    preprocessings are shared among them (each a whole pass: the same statistics as one
+    process's). The caller checks the input first (``api.check_input``)."""
+    needed = dict(needed)
+    calls = [(_count_one, hypotheses, references, key, order) for key, order in needed.items()]
+    if jobs == 1 or len(calls) < 2:
+        answers = [function(*arguments) for function, *arguments in calls]
+    else:
+        with _worker_pool(jobs) as pool:
+            answers = list(_results_in_order(pool, calls, len(calls)))
+    stats = {k: a for k, a in zip(needed, answers) if isinstance(a, CorpusStats)}
+    return stats, {k: a for k, a in zip(needed, answers) if not isinstance(a, CorpusStats)}
+
+
+def _count_one(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+               key: Preprocessing, order: int) -> CorpusStats | ValueError:
+    try:
+        return count(hypotheses, references, {key: order})[key]
+    except ValueError as error:
+        return error
+
+
 def count_loaded(loaders: Iterable[Callable[[], Chunk]], needed: Mapping[Preprocessing, int],
                  jobs: int) -> Stats:
     """Statistics of chunks that the worker processes read themselves (``jobs`` 1: here, one

@@ -79,24 +79,31 @@ def with_eras(convention: str, variants) -> list[dict[str, Any]]:
 
 
 def outcomes_of(data: Input, requests: list[Request]) -> tuple[list, list[str]]:
-    """Each request's outcome, scored together; where that is an input error -- a tokenizer
-    that refuses this input, as pycocoevalcap's PTB pipeline refuses a caption whose tokens
-    depend on the caption after it -- each request on its own, the ones that still fail left
-    out (``None``) with why. An error every request gives is the input's: raised."""
-    try:
-        return data.score(requests), []
-    except InputError as together:
-        outcomes: list = []
-        reasons: list[str] = []
-        for request in requests:
-            try:
-                outcomes.append(data.score([request])[0])
-            except InputError as alone:
-                outcomes.append(None)
-                reasons.append(str(alone))
-        if all(outcome is None for outcome in outcomes):
-            raise together from None
-        return outcomes, reasons
+    """Each request's outcome, and why those left out (``None``) are: scored together in
+    one statistics pass per distinct tokenization; where that is an input error -- a
+    tokenizer that refuses this input, as pycocoevalcap's PTB pipeline refuses a caption
+    whose tokens depend on the caption after it -- each tokenization on its own pass, so
+    that only the requests of the one refused are left out. With ``data.jobs`` above 1 the
+    tokenizations are shared among worker processes from the start. An error every request
+    gives is the input's: raised."""
+    if data.jobs == 1:
+        try:
+            return data.score(requests), []
+        except InputError as error:
+            together: InputError | None = error
+    else:
+        together = None
+    outcomes: list = []
+    reasons: list[str] = []
+    for outcome in data.score_each(requests):
+        if isinstance(outcome, ValueError):
+            outcomes.append(None)
+            reasons.append(str(outcome))
+        else:
+            outcomes.append(outcome)
+    if outcomes and all(outcome is None for outcome in outcomes):
+        raise together or InputError(reasons[0])
+    return outcomes, reasons
 
 
 def searched_settings(data: Input) -> dict[str, list[dict[str, Any]]]:
@@ -115,16 +122,20 @@ def searched_settings(data: Input) -> dict[str, list[dict[str, Any]]]:
 
 def outcomes_of_all(data: Input, settings: dict[str, list[dict[str, Any]]],
                     ) -> dict[str, tuple[list, list[str]]]:
-    """:func:`outcomes_of` for every convention's settings: scored together in one call --
+    """:func:`outcomes_of` for every convention's settings, scored together in one call --
     one statistics pass per distinct tokenization for all of them, then each setting's
-    arithmetic on it -- or, where that is an input error, convention by convention."""
+    arithmetic on it -- and told convention by convention: its outcomes, and why each it
+    leaves out is left out."""
     requests = [Request(name, o) for name, unique in settings.items() for o in unique]
-    try:
-        outcomes = iter(data.score(requests))
-    except InputError:
-        return {name: outcomes_of(data, [Request(name, o) for o in unique])
-                for name, unique in settings.items()}
-    return {name: ([next(outcomes) for _ in unique], []) for name, unique in settings.items()}
+    outcomes, reasons = outcomes_of(data, requests)
+    reasons_of = iter(reasons)
+    told: dict[str, tuple[list, list[str]]] = {}
+    at = 0
+    for name, unique in settings.items():
+        mine = outcomes[at:at + len(unique)]
+        at += len(unique)
+        told[name] = (mine, [next(reasons_of) for outcome in mine if outcome is None])
+    return told
 
 
 def identify(data: Input, value_text: str, closest: int = 5) -> dict[str, Any]:

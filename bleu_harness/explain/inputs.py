@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bleu_harness.bleu import CONVENTIONS, ConventionError, Request, score_many
+from bleu_harness.bleu.api import check_input, plan
 from bleu_harness.bleu.result import BleuResult
+from bleu_harness.bleu.shard import count_each
 from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case
 from bleu_harness.textfiles import InputError, read_parallel
@@ -23,17 +25,35 @@ class Input:
     case_id: str = ""
     #: convention -> the option sets the case's expectations use (a case's input only)
     option_sets: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+    #: worker processes that share the tokenizations of :meth:`score_each` (``identify
+    #: --jobs``); 1: counted here
+    jobs: int = 1
 
     def options_for(self, convention: str, options: Mapping[str, Any] | None = None) -> dict:
         """``options`` with the input's tokenization where the convention offers it."""
         return CONVENTIONS[convention].with_case_tokenizer(options or {}, self.tokenizer)
 
     def score(self, requests: Sequence[Request]) -> list[BleuResult | ConventionError]:
+        """Every request scored in one statistics pass per distinct tokenization (here);
+        any input error -- a tokenizer that refuses one of the texts -- is raised."""
         try:
             return score_many(list(self.hypotheses), [list(r) for r in self.references],
                               list(requests), self.level)
         except ValueError as error:
             raise InputError(str(error)) from None
+
+    def score_each(self, requests: Sequence[Request],
+                   ) -> list[BleuResult | ConventionError | ValueError]:
+        """The same outcomes, each tokenization counted on its own pass -- in :attr:`jobs`
+        worker processes, which share the tokenizations -- so that one a tokenizer refuses
+        is that request's ``ValueError``, not the others' (:func:`count_each`)."""
+        hypotheses, references = list(self.hypotheses), [list(r) for r in self.references]
+        try:
+            check_input(hypotheses, references, self.level)
+            scoring = plan(list(requests), self.level)
+        except ValueError as error:
+            raise InputError(str(error)) from None
+        return scoring.finish(*count_each(hypotheses, references, scoring.needed, self.jobs))
 
 
 def from_case(case: Case) -> Input:
