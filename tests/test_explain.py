@@ -302,3 +302,38 @@ def _as_said(told: dict) -> dict:
     return {name: ([(type(o).__name__, getattr(o, "score", None), getattr(o, "signature", None)
                      or str(o)) for o in outcomes], reasons)
             for name, (outcomes, reasons) in told.items()}
+
+
+@pytest.mark.needs(lambda: __import__("bleu_harness.bleu.tokenizers", fromlist=["x"])
+                   .why_unavailable("ptb"))
+def test_identify_in_worker_processes_leaves_no_file_and_no_process(tmp_path):
+    """``identify --jobs 2`` (and ``score --jobs``) count in a process pool whose workers
+    start PTB's JVM and write the captions to a temporary file: the workers ended without
+    their exit handlers, leaving a folder of the user's text and a JVM per worker behind.
+    Now every worker's temporary files live in the pool's folder and its JVM in its process
+    group: after the command, the temporary directory is empty and no process it started
+    is left."""
+    import os
+    import subprocess
+    import sys
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("the cat sat on the mat .\n" + REFUSED_BY_PTB[0] + "\n", encoding="utf-8")
+    ref.write_text("a cat sat on the mat .\n" + REFUSED_BY_PTB[1] + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "bleu_harness", "identify", str(hyp), str(ref),
+                           "--score", "50", "--jobs", "2", "--format", "json"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(scratch)})
+    assert done.returncode in (0, 1), done.stderr
+    assert list(scratch.iterdir()) == []
+    marker = f"TMPDIR={scratch}".encode()
+    left = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker in environ.read_bytes().split(b"\0"):
+                left.append(environ.parent.name)
+        except OSError:
+            continue
+    assert not left, left

@@ -13,6 +13,7 @@ every way gives the unsharded statistics.
 from __future__ import annotations
 
 import itertools
+import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -111,25 +112,45 @@ def count_chunks(chunks: Iterable[Chunk], needed: Mapping[Preprocessing, int],
 def _worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     """``jobs`` worker processes that leave signals to this process: SIGINT ignored (a
     terminal's Ctrl-C reaches the whole process group, and the workers would each print a
-    traceback) and SIGTERM's default action. When the work here is interrupted or fails,
-    the workers are ended at once, not after the chunks they hold."""
+    traceback) and SIGTERM's default action. Each worker leads a process group of its own,
+    so that what it starts (the PTB tokenizer's JVM) ends with it, and keeps its temporary
+    files in a folder of the pool's, removed when the pool ends: nothing a worker makes
+    outlives the pool, however it ends. When the work here is interrupted or fails, the
+    workers are ended at once, not after the chunks they hold."""
+    import shutil
+    import tempfile
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(jobs, initializer=_leave_signals_to_the_parent)
+    scratch = tempfile.mkdtemp(prefix="bleu-harness-workers-")
+    pool = ProcessPoolExecutor(jobs, initializer=_leave_signals_to_the_parent,
+                               initargs=(scratch,))
     try:
         yield pool
     except BaseException:
         # ProcessPoolExecutor has no public way to end its workers before Python 3.14
         for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.terminate()
+            try:
+                os.killpg(process.pid, signal.SIGTERM)  # the worker and what it started
+            except OSError:
+                process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
         raise
-    pool.shutdown(wait=True)
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _leave_signals_to_the_parent() -> None:
+def _leave_signals_to_the_parent(scratch: str) -> None:
+    import tempfile
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        os.setpgid(0, 0)
+    except OSError:  # not allowed here: the worker stays in its parent's group
+        pass
+    tempfile.tempdir = scratch
 
 
 def _numbered(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, int]]:

@@ -34,7 +34,8 @@ The jar is the one pycocoevalcap's wheel installs (``pip install pycocoevalcap``
 ``BLEU_HARNESS_PTB_JAR`` names another copy) and Java 11 or later must be on the ``PATH``.
 Starting Java once per text would cost half a second each, so one JVM per process runs
 ``PtbServer.java`` (beside this file, launched as a source file: nothing is compiled to
-disk), which calls ``PTBTokenizer.main`` with the arguments above for each text. Where Java
+disk; it ends with its process, a process pool's worker included, and its caption file with
+it), which calls ``PTBTokenizer.main`` with the arguments above for each text. Where Java
 or the jar is missing, :func:`why_unavailable` says so and a convention using these
 tokenizers declines the input ("unsupported"), as SacreBLEU's optional tokenizers do.
 """
@@ -121,6 +122,11 @@ class _Server:
             [shutil.which("java") or "java", "-cp", jar, str(SERVER_SOURCE)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         atexit.register(self.close)
+        # a worker of a process pool (bleu_harness.bleu.shard) ends without atexit: it runs
+        # multiprocessing's finalizers instead
+        from multiprocessing.util import Finalize
+
+        Finalize(self, self.close, exitpriority=0)
 
     def tokenize(self, data: bytes, lower: bool, timeout: float = ANSWER_TIMEOUT) -> str:
         with self.lock:
