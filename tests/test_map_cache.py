@@ -86,6 +86,14 @@ def test_a_damaged_entry_is_computed_again_and_a_changed_case_alone(tmp_path,
     assert again == first
     assert _entries(cache) == entries
     assert [entry.read_bytes() for entry in entries] == kept
+    # compressed anew: nothing at all (an empty map is a map), a line lost, a line changed
+    bodies = [zlib.decompress(entry) for entry in kept]
+    entries[0].write_bytes(zlib.compress(b""))
+    lines = bodies[1].split(b"\n")
+    entries[1].write_bytes(zlib.compress(b"\n".join(lines[:2] + lines[3:])))
+    entries[2].write_bytes(zlib.compress(bodies[2].replace(b'"line": ', b'"line":  ', 1)))
+    assert _run(tmp_path, str(cache), "once-more", str(case_file.parent)) == first
+    assert [entry.read_bytes() for entry in entries] == kept
     text = case_file.read_text(encoding="utf-8")
     case_file.write_text(text.replace('hyp: "the cat the cat on the mat"',
                                       'hyp: "the cat on a mat"', 1), encoding="utf-8")

@@ -16,8 +16,9 @@ case files computes only those.
   and of what the records
   are made of (the case's id, file, line, level, tokenizer and texts, and the engine's
   requests of the map).
-* **Entry**: one file per case, ``<root>/<fingerprint>/<key[:2]>/<key>.jsonl.z``, the
-  records' stream lines (JSON, zlib-compressed), written to a temporary file and renamed into
+* **Entry**: one file per case, ``<root>/<fingerprint>/<key[:2]>/<key>.jsonl.z``, a header
+  (the key, the number of record lines, the SHA-256 of their bytes) and the records'
+  stream lines (JSON, zlib-compressed), written to a temporary file and renamed into
   place, so that runs at the same time never see half an entry; an entry that cannot be read
   or fails zlib's checksum is a miss (and is written again). The records are parsed when
   their case is judged, while the workers answer the run's other requests; an entry whose
@@ -49,6 +50,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from bleu_harness.checkplan import CasePlan
 from bleu_harness.records import (
@@ -151,11 +153,16 @@ class MapCache:
 
     def get(self, plan: CasePlan) -> KeptMap | None:
         """The case's kept map, or ``None`` where none is kept or its entry is damaged (zlib's
-        checksum). Its records are read later (:meth:`KeptMap.lines`), while the run's
-        workers answer: reading them all before the first request would keep the workers
-        waiting."""
+        checksum, or a first line that is not this case's header). Its records are read
+        later (:meth:`KeptMap.lines`), while the run's workers answer: reading them all
+        before the first request would keep the workers waiting."""
         try:
-            return KeptMap(zlib.decompress(self._path(plan).read_bytes()).decode("utf-8"))
+            data = zlib.decompress(self._path(plan).read_bytes())
+            head, _, body = data.partition(b"\n")
+            header = json.loads(head)
+            if not isinstance(header, dict) or header.get("map") != case_key(plan):
+                return None
+            return KeptMap(body.decode("utf-8"), header.get("lines"), header.get("sha256"))
         except (OSError, ValueError, zlib.error):
             return None
 
@@ -169,7 +176,8 @@ class MapCache:
         if any(a is None or isinstance(a, (Timeout, HarnessError)) for a in answers):
             return
         path = self._path(plan)
-        data = zlib.compress("".join(dumps(check_line(r)) for r in records).encode("utf-8"))
+        body = "".join(dumps(check_line(r)) for r in records).encode("utf-8")
+        data = zlib.compress(_header(case_key(plan), len(records), body) + body)
         try:
             if not (self.folder / MARKER).is_file():
                 self._forget_other_engines()
@@ -207,15 +215,20 @@ class DamagedEntry(ValueError):
 
 @dataclass(frozen=True)
 class KeptMap:
-    """A case's map as it was kept: its records' stream lines."""
+    """A case's map as it was kept: its records' stream lines, and what its header says of
+    them (how many, the SHA-256 of their bytes)."""
 
     text: str
+    count: Any = None
+    sha256: Any = None
 
     def lines(self, plan: CasePlan) -> list[tuple[CheckRecord, StreamLine]]:
         """Each record with its stream line as it was written; :class:`DamagedEntry` where
         a line is not a map line of ``plan``'s case (an entry whose checksum holds but not
         its content: the case's map is then computed again)."""
         case = plan.case
+        if hashlib.sha256(self.text.encode("utf-8")).hexdigest() != self.sha256:
+            raise DamagedEntry("its lines are not those its header names")
         try:
             kept = []
             for line in self.text.split("\n")[:-1]:
@@ -224,9 +237,19 @@ class KeptMap:
                         DIVERGENCE_CHECK, case.id, case.relative_file):
                     raise DamagedEntry("not a line of the case's divergence map")
                 kept.append((record_from_line(parsed), parsed))
+            if len(kept) != self.count:
+                raise DamagedEntry(f"{len(kept)} lines where its header names {self.count}")
             return kept
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise DamagedEntry(str(error)) from error
+
+
+def _header(key: str, count: int, body: bytes) -> bytes:
+    """An entry's first line: the case's key, how many record lines follow and the SHA-256
+    of their bytes. A line lost, added or changed is then a damaged entry, computed again,
+    even where zlib's checksum holds (an entry compressed anew)."""
+    return (json.dumps({"map": key, "lines": count,
+                        "sha256": hashlib.sha256(body).hexdigest()}) + "\n").encode("utf-8")
 
 
 class StreamLine(dict):
