@@ -337,3 +337,20 @@ def test_identify_in_worker_processes_leaves_no_file_and_no_process(tmp_path):
         except OSError:
             continue
     assert not left, left
+
+
+def test_identify_takes_typed_text_as_it_takes_files(tmp_path, capsys):
+    """--remove-from-references applies to a reference typed inline as to a file's (it was
+    ignored: '@@ ' left in, nothing matched); files and typed text together are refused
+    (the files were dropped without a word)."""
+    typed = ["identify", "--hyp", "the cat sat on the mat", "--format", "json"]
+    assert main([*typed, "--ref", "the c@@ at sat on the mat", "--remove-from-references",
+                 "@@ ", "--score", "100"]) == 0
+    joined = json.loads(capsys.readouterr().out)
+    assert main([*typed, "--ref", "the cat sat on the mat", "--score", "100"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] == joined["matches"]
+    (tmp_path / "h.txt").write_text("a b\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("a b\n", encoding="utf-8")
+    assert main(["identify", str(tmp_path / "h.txt"), str(tmp_path / "r.txt"), "--hyp",
+                 "a b", "--ref", "a b", "--score", "100"]) == 2
+    assert "not both" in capsys.readouterr().err

@@ -368,9 +368,13 @@ def input_of(args, case_id: str | None = None):
         if args.hyp or args.ref:
             raise UsageError("give a CASE_ID or --hyp/--ref, not both")
         return from_case(find_case(case_id))
-    if args.hyp or args.ref:
-        return from_text(args.hyp, args.ref, user_tokenizer(args))
     hyp_file = getattr(args, "hyp_file", None)
+    if args.hyp or args.ref:
+        if hyp_file:
+            raise UsageError("give HYP_FILE REF_FILE... or --hyp/--ref, not both")
+        remove = getattr(args, "remove_from_references", "")
+        references = [r.replace(remove, "") for r in args.ref] if remove else args.ref
+        return from_text(args.hyp, references, user_tokenizer(args))
     if hyp_file:
         if not args.ref_files:
             raise UsageError("give at least one REF_FILE after HYP_FILE")
