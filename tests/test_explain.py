@@ -354,3 +354,23 @@ def test_identify_takes_typed_text_as_it_takes_files(tmp_path, capsys):
     assert main(["identify", str(tmp_path / "h.txt"), str(tmp_path / "r.txt"), "--hyp",
                  "a b", "--ref", "a b", "--score", "100"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_fingerprint_without_answers_is_unknown_not_inconsistent():
+    """A family whose every probe timed out (or crashed) has no evidence: it was reported
+    INCONSISTENT, as if the implementation matched no convention. Now it is UNKNOWN and left
+    out of the inconsistent families; a 0-100 scale says its answers are shown on 0-1."""
+    from bleu_harness.explain import fingerprint as fingerprint_module
+    from bleu_harness.records import Timeout, Value
+
+    probes = fingerprint_module.probe_cases()
+    nothing = fingerprint_module.fingerprint("slow", probes, {i: Timeout(1.0) for i in probes})
+    assert nothing["inconsistent"] == [] and all(f["unanswered"] for f in nothing["families"])
+    assert "UNKNOWN: no answer to compare" in fingerprint_module.render(nothing)
+    answers = {i: Value(50.0) for i in probes}
+    answers.update({i: Timeout(1.0) for i in fingerprint_module.PROBES["case"][1]})
+    some = fingerprint_module.fingerprint("constant", probes, answers)
+    families = {f["family"]: f for f in some["families"]}
+    assert families["case"]["unanswered"] and "case" not in some["inconsistent"]
+    assert not families["zero-overlap"]["unanswered"]
+    assert "0-100 scale, shown on 0-1" in fingerprint_module.render(some)

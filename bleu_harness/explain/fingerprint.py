@@ -86,7 +86,8 @@ def fingerprint(name: str, cases: Mapping[str, Case],
     for family, (knob, ids) in PROBES.items():
         theirs = {i: _scaled(answers[i], scale) for i in ids}
         like, agreeing = [], {}
-        for convention in CONVENTIONS:
+        unanswered = all(_no_answer(theirs[i]) for i in ids)
+        for convention in () if unanswered else CONVENTIONS:
             ours = {i: engine_score(cases[i], convention) for i in ids}
             if all(same_score(theirs[i], ours[i], FLOAT32_TOLERANCE) for i in ids):
                 like.append(convention)
@@ -95,6 +96,7 @@ def fingerprint(name: str, cases: Mapping[str, Case],
             "family": family, "probes": list(ids), "like": like,
             "behaviour": _behaviour(knob, like, agreeing),
             "answers": dict(theirs),  # exact: tiny versus zero is what some families show
+            "unanswered": unanswered,  # a timeout or a crash on every probe: no evidence
         })
     closest = _overall(families)
     explanation = _one_cause(cases, answers, closest, families)
@@ -105,9 +107,15 @@ def fingerprint(name: str, cases: Mapping[str, Case],
                 f["like"]) else ""
     return {"implementation": name, "scale": "0-100" if scale == 100 else "0-1",
             "families": families, "explanation": explanation,
-            "inconsistent": [f["family"] for f in families
-                             if not f["like"] and not f.get("explained_by")],
+            "inconsistent": [f["family"] for f in families if not f["like"]
+                             and not f.get("explained_by") and not f["unanswered"]],
             "closest_overall": closest}
+
+
+def _no_answer(answer: float | str) -> bool:
+    """Whether a probe's answer is none at all: a timeout, a crash, garbage (``"(kind)"``,
+    :func:`_scaled`), not a score or an exception the implementation raised."""
+    return isinstance(answer, str) and answer.startswith("(")
 
 
 def _one_cause(cases: Mapping[str, Case], answers: Mapping[str, BackendOutcome],
@@ -178,8 +186,9 @@ def _overall(families: list[dict[str, Any]]) -> list[str]:
 
 
 def render(document: dict[str, Any]) -> str:
+    shown = ", shown on 0-1" if document["scale"] != "0-1" else ""
     lines = [f"fingerprint of {document['implementation']} (answers on a "
-             f"{document['scale']} scale)"]
+             f"{document['scale']} scale{shown})"]
     width = max(len(f["family"]) for f in document["families"])
     explanation = document.get("explanation")
     if explanation:
@@ -195,8 +204,9 @@ def render(document: dict[str, Any]) -> str:
                          f"{explanation['group']}")
         else:
             answers = ", ".join(f"{k}={answer_text(v)}" for k, v in f["answers"].items())
-            lines.append(f"  {f['family']:<{width}}  INCONSISTENT: matches no known convention "
-                         f"({answers})")
+            verdict = ("UNKNOWN: no answer to compare" if f.get("unanswered")
+                       else "INCONSISTENT: matches no known convention")
+            lines.append(f"  {f['family']:<{width}}  {verdict} ({answers})")
     closest = ", ".join(document["closest_overall"]) or "none"
     if explanation and explanation["convention"] in document["closest_overall"]:
         closest += f" (with {explanation['group']})"
