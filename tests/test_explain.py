@@ -374,3 +374,9 @@ def test_fingerprint_without_answers_is_unknown_not_inconsistent():
     assert families["case"]["unanswered"] and "case" not in some["inconsistent"]
     assert not families["zero-overlap"]["unanswered"]
     assert "0-100 scale, shown on 0-1" in fingerprint_module.render(some)
+
+
+def test_an_id_in_other_letters_is_hinted(capsys, in_tests):
+    """Case ids are case-sensitive; one typed in capitals named no similar id."""
+    assert main(["explain", "B07-TF-NMT-ISSUE-450", "-c", "nltk"]) == 2
+    assert "similar: b07-tf-nmt-issue-450" in capsys.readouterr().err

@@ -74,7 +74,11 @@ def find_case(case_id: str, paths: Sequence[str] = ()) -> Case:
         for case in loaded.cases:
             if case.id == case_id:
                 return case
-    close = [c.id for c in loaded.cases if case_id.split("-")[0] in c.id][:5]
+    wanted = case_id.lower()
+    close = [c.id for c in loaded.cases if c.id.lower() == wanted]  # ids are case-sensitive
+    close += [c.id for c in loaded.cases
+              if wanted.split("-")[0] in c.id.lower() and c.id not in close]
+    close = close[:5]
     hint = f" (similar: {', '.join(close)})" if close else ""
     raise InputError(f"no case {case_id!r} in the corpus{hint}")
 
