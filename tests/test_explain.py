@@ -380,3 +380,21 @@ def test_an_id_in_other_letters_is_hinted(capsys, in_tests):
     """Case ids are case-sensitive; one typed in capitals named no similar id."""
     assert main(["explain", "B07-TF-NMT-ISSUE-450", "-c", "nltk"]) == 2
     assert "similar: b07-tf-nmt-issue-450" in capsys.readouterr().err
+
+
+def test_identify_groups_name_only_combinations_that_give_the_score():
+    """A group's options were listed value by value, which reads as every combination:
+    ignite's micro average with the default smoothing was shown among settings that give
+    another score. Settings that are not every combination are named one by one."""
+    from bleu_harness.explain.identify import _settings_text
+
+    assert _settings_text([{"n": 1}, {"n": 2}], "ignite") == "n: 1 | 2"
+    assert _settings_text([{"smooth": True}], "ignite", with_defaults=True) == "smooth: true"
+    both = [{"average": "micro", "smooth": "smooth1"}, {"average": "micro"},
+            {"smooth": "smooth1"}]
+    assert _settings_text(both, "ignite", with_defaults=True) == (
+        "average: micro | default; smooth: smooth1 | default")
+    some = both[1:]
+    assert _settings_text(both, "ignite") == (
+        "average: micro, smooth: smooth1; or average: micro; or smooth: smooth1")
+    assert _settings_text(some, "ignite", with_defaults=True) == "average: micro; or smooth: smooth1"

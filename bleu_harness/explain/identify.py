@@ -234,18 +234,31 @@ def groups(matches: list[dict[str, Any]], level: str) -> list[dict[str, Any]]:
     return list(merged.values())
 
 
-def _settings_text(settings: list[dict[str, Any]], convention: str) -> str:
+def _settings_text(settings: list[dict[str, Any]], convention: str,
+                   with_defaults: bool = False) -> str:
     """``smoothing: method0 | method1; auto_reweigh: false | true`` -- each option that
     varies among the settings, with its values (the releases of a library with a history as
-    ranges of releases; another's ``version``, Marian's, as it is)."""
+    ranges of releases; another's ``version``, Marian's, as it is) -- where the settings are
+    every combination of those values (the library's defaults among them when
+    ``with_defaults``). Where they are not, that would name combinations that do not give
+    the score: each setting is then named on its own (``average: micro, smooth: smooth1;
+    or ...``)."""
     keys = list(dict.fromkeys(k for s in settings for k in s))
+    values = {key: list(dict.fromkeys(json_text(s.get(key, "default")) for s in settings))
+              for key in keys}
+    present = {tuple(json_text(s.get(key, "default")) for key in keys) for s in settings}
+    if with_defaults:
+        present.add(tuple("default" for _ in keys))
+    combinations = math.prod(len({*v, "default"} if with_defaults else v) for v in values.values())
+    if len(present) != combinations:
+        return "; or ".join(", ".join(f"{key}: {json_text(setting[key])}" for key in setting)
+                            for setting in settings)
     parts = []
     for key in keys:
-        values = list(dict.fromkeys(json_text(s.get(key, "default")) for s in settings))
         if key == "version" and convention in HISTORIES:
-            parts.append(f"release: {releases_text(convention, values)}")
+            parts.append(f"release: {releases_text(convention, values[key])}")
         else:
-            parts.append(f"{key}: {' | '.join(values)}")
+            parts.append(f"{key}: {' | '.join(values[key])}")
     return "; ".join(parts)
 
 
@@ -268,7 +281,8 @@ def render(document: dict[str, Any]) -> str:
         for group in merged:
             mark = "the library's defaults" if group["defaults"] and len(
                 group["settings"]) == 1 else ""
-            varied = _settings_text([s for s in group["settings"] if s], group["convention"])
+            varied = _settings_text([s for s in group["settings"] if s], group["convention"],
+                                    group["defaults"])
             detail = "; ".join(part for part in (
                 "defaults" if group["defaults"] and varied else mark, varied) if part)
             lines.append(f"  {group['convention']:<{width}}  {group['score']!r:<22}  {detail}")
@@ -277,7 +291,8 @@ def render(document: dict[str, Any]) -> str:
         shown_as = {(c["convention"], repr(c["score"])): c["compared_as"]
                     for c in document["closest"]}
         for group in groups(document["closest"], document["level"]):
-            varied = _settings_text([s for s in group["settings"] if s], group["convention"])
+            varied = _settings_text([s for s in group["settings"] if s], group["convention"],
+                                    group["defaults"])
             detail = "; ".join(p for p in ("defaults" if group["defaults"] else "", varied) if p)
             value = shown_as[(group["convention"], repr(group["score"]))]
             lines.append(f"  {group['convention']:<13} {value!r:<24} {detail}")
