@@ -169,7 +169,7 @@ def test_a_hostile_or_wrong_case_file_is_one_problem_and_the_rest_runs(tmp_path,
     assert says in out and "Traceback" not in out and len(out) < 2000
     assert main(["run", str(tmp_path), "-q", "--backend", "own"]) == 2  # the libraries'
     out = capsys.readouterr().out  # answers on the good case are not what is tested here
-    assert "1 cases" in out and "→ exit 2" in out
+    assert "1 case ·" in out and "→ exit 2" in out
     assert time.monotonic() - started < 30
 
 

@@ -398,3 +398,10 @@ def test_identify_groups_name_only_combinations_that_give_the_score():
     assert _settings_text(both, "ignite") == (
         "average: micro, smooth: smooth1; or average: micro; or smooth: smooth1")
     assert _settings_text(some, "ignite", with_defaults=True) == "average: micro; or smooth: smooth1"
+
+
+@pytest.mark.parametrize("printed", ["1_0", " 22", "inf", "74.21%", "nan", "0x10"])
+def test_identify_takes_a_score_as_a_paper_prints_it(printed, capsys):
+    """``float`` takes ``1_0`` (as 10), spaces and ``inf``: none is a printed score."""
+    assert main(["identify", "--hyp", "a b c d", "--ref", "a b c d", "--score", printed]) == 2
+    assert "not a number as a paper prints one" in capsys.readouterr().err

@@ -326,7 +326,7 @@ def test_hostile_case_files_are_one_line_each_and_the_good_file_still_passes(tmp
                   tmp_path=tmp_path, timeout=90)
     out = no_traceback(ran)
     no_forged_line(out)
-    assert ran.returncode == 2 and "1 cases · " in out and "failed" not in out, out[-3000:]
+    assert ran.returncode == 2 and "1 case · " in out and "failed" not in out, out[-3000:]
     for files in bad.values():
         for file in files:
             assert f"{shown(corpus / file)}:" in out, file

@@ -98,8 +98,9 @@ def add_arguments(parser) -> None:
     stop.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1,
                       help="stop at the first case with a new failure (--maxfail 1)")
     add_timeouts(parser)
-    parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
-                        help="workers per backend (default 1; the backends run in parallel)")
+    parser.add_argument("--jobs", "-j", type=jobs, default=1, metavar="N",
+                        help="workers per backend (1 to 64; default 1; the backends run in "
+                             "parallel)")
     drawn = parser.add_mutually_exclusive_group()
     drawn.add_argument("--map", action="store_true",
                        help="print the divergence map (conventions against each other)")

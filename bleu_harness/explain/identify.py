@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
@@ -40,11 +41,18 @@ class Candidate:
                 "matches": self.matches}
 
 
+#: A score as a paper prints it: digits, a point, an exponent, ``...`` where it was cut.
+PRINTED = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:\.\.\.)?")
+
+
 def parse_value(text: str) -> float:
+    """``--score``: a number as printed (``float`` alone takes ``1_0``, ``inf`` or spaces)."""
     try:
+        if not PRINTED.fullmatch(text):
+            raise ValueError(text)
         value = expected_float(text)
     except ValueError:
-        raise InputError(f"--score {text!r}: not a number") from None
+        raise InputError(f"--score {text!r}: not a number as a paper prints one") from None
     if not math.isfinite(value) or value < 0:
         raise InputError(f"--score {text!r}: a BLEU score is a finite number >= 0")
     return value

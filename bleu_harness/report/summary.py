@@ -139,7 +139,7 @@ def counts_line(run: Run) -> str:
     cases = len({c.case for c in run.checks})
     failing = [c for c in run.checks if c.verdict in (FAIL, ERROR)]
     new = sum(1 for c in failing if not c.known)
-    parts = [f"{cases} cases", f"{counts[PASS]} checks passed"]
+    parts = [count_of(cases, "case"), f"{counts[PASS]} checks passed"]
     if counts[FAIL]:
         parts.append(f"{counts[FAIL]} failed")
     if counts[ERROR]:
