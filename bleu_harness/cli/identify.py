@@ -27,7 +27,9 @@ EPILOG = "Example: bleu-harness identify google.ru ref.ru --score 23.17"
 
 
 def add_arguments(parser) -> None:
-    add_input(parser, files=True)
+    add_input(parser, files=True, tokenizer_note=(
+        "; a NAME changes nothing here: identify searches every tokenization each "
+        "convention offers either way"))
     parser.add_argument("--score", required=True, metavar="VALUE",
                         help="the published score, as printed (e.g. 23.17 or 0.2318)")
     parser.add_argument("--jobs", "-j", type=jobs, default=1, metavar="N",

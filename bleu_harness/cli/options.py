@@ -339,8 +339,9 @@ class guarded:  # noqa: N801 -- used as a function: ``guarded(tokenize)``
         return tokenizer_name(self.tokenize)
 
 
-def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
-    """What explain and identify score: files, or a hypothesis and references typed inline."""
+def add_input(parser: argparse.ArgumentParser, files: bool, tokenizer_note: str = "") -> None:
+    """What explain and identify score: files, or a hypothesis and references typed inline;
+    ``tokenizer_note`` ends ``--tokenizer``'s help (what it does for this command)."""
     if files:
         parser.add_argument("hyp_file", metavar="HYP_FILE", nargs="?",
                             help="hypotheses, one per line (or an mteval .sgm file)")
@@ -358,7 +359,7 @@ def add_input(parser: argparse.ArgumentParser, files: bool) -> None:
                         f"{', '.join(TOKENIZER_CHOICES)}, or your own function from text to a "
                         "token list, e.g. nltk:word_tokenize (then only the conventions that "
                         "take a tokenizer are searched; default: the text is already "
-                        "tokenized, split on whitespace)")
+                        "tokenized, split on whitespace)" + tokenizer_note)
 
 
 def input_of(args, case_id: str | None = None):
