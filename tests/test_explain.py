@@ -405,3 +405,10 @@ def test_identify_takes_a_score_as_a_paper_prints_it(printed, capsys):
     """``float`` takes ``1_0`` (as 10), spaces and ``inf``: none is a printed score."""
     assert main(["identify", "--hyp", "a b c d", "--ref", "a b c d", "--score", printed]) == 2
     assert "not a number as a paper prints one" in capsys.readouterr().err
+
+
+def test_a_tokenizer_given_with_a_case_is_a_usage_error(capsys, in_tests):
+    """A case is scored in its own tokenization: ``--tokenizer`` beside a CASE_ID was ignored
+    without a word."""
+    assert main(["explain", "b24-case", "--tokenizer", "13a", "-c", "nltk"]) == 2
+    assert "its own tokenization" in capsys.readouterr().err

@@ -368,6 +368,9 @@ def input_of(args, case_id: str | None = None):
     if case_id:
         if args.hyp or args.ref:
             raise UsageError("give a CASE_ID or --hyp/--ref, not both")
+        if getattr(args, "tokenizer", None) is not None:
+            raise UsageError("--tokenizer is for files or --hyp/--ref: a case is scored in "
+                             "its own tokenization (its file says which)")
         return from_case(find_case(case_id))
     hyp_file = getattr(args, "hyp_file", None)
     if args.hyp or args.ref:
