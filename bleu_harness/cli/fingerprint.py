@@ -17,8 +17,9 @@ from bleu_harness.explain import fingerprint as fingerprint_module
 NAME = "fingerprint"
 DESCRIPTION = (
     "Run the probe cases (a few per divergence family) through an implementation with its own "
-    "defaults and report, family by family, which conventions it behaves like, and the "
-    "families where it matches none.")
+    "defaults and report, family by family, which conventions it behaves like, the "
+    "families where it matches none and those it gave no answer for. Exit 0 with the "
+    "report; 2 when the implementation cannot be started or the options are wrong.")
 EPILOG = "Example: bleu-harness fingerprint --implementation mypkg.metrics:bleu"
 
 
