@@ -103,7 +103,9 @@ def add_arguments(parser) -> None:
                              "parallel)")
     drawn = parser.add_mutually_exclusive_group()
     drawn.add_argument("--map", action="store_true",
-                       help="print the divergence map (conventions against each other)")
+                       help="also print the divergence map (conventions against each "
+                       "other) in the terminal view; by default it is computed and written to "
+                       "the stream and reports, not printed")
     drawn.add_argument("--no-map", dest="divergence_map", action="store_false",
                        help="leave the divergence map out: the engine's conventions are not "
                        "scored against each other (the map is computed once per case and "
