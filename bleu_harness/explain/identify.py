@@ -257,7 +257,8 @@ def _settings_text(settings: list[dict[str, Any]], convention: str,
     present = {tuple(json_text(s.get(key, "default")) for key in keys) for s in settings}
     if with_defaults:
         present.add(tuple("default" for _ in keys))
-    combinations = math.prod(len({*v, "default"} if with_defaults else v) for v in values.values())
+    combinations = math.prod(len({*v, "default"} if with_defaults else v)
+                             for v in values.values())
     if len(present) != combinations:
         return "; or ".join(", ".join(f"{key}: {json_text(setting[key])}" for key in setting)
                             for setting in settings)
@@ -268,6 +269,13 @@ def _settings_text(settings: list[dict[str, Any]], convention: str,
         else:
             parts.append(f"{key}: {' | '.join(values[key])}")
     return "; ".join(parts)
+
+
+def _group_text(group: dict[str, Any]) -> str:
+    """A group's settings other than the library's defaults, as :func:`_settings_text`
+    names them."""
+    return _settings_text([s for s in group["settings"] if s], group["convention"],
+                          group["defaults"])
 
 
 def json_text(value: Any) -> str:
@@ -289,8 +297,7 @@ def render(document: dict[str, Any]) -> str:
         for group in merged:
             mark = "the library's defaults" if group["defaults"] and len(
                 group["settings"]) == 1 else ""
-            varied = _settings_text([s for s in group["settings"] if s], group["convention"],
-                                    group["defaults"])
+            varied = _group_text(group)
             detail = "; ".join(part for part in (
                 "defaults" if group["defaults"] and varied else mark, varied) if part)
             lines.append(f"  {group['convention']:<{width}}  {group['score']!r:<22}  {detail}")
@@ -299,8 +306,7 @@ def render(document: dict[str, Any]) -> str:
         shown_as = {(c["convention"], repr(c["score"])): c["compared_as"]
                     for c in document["closest"]}
         for group in groups(document["closest"], document["level"]):
-            varied = _settings_text([s for s in group["settings"] if s], group["convention"],
-                                    group["defaults"])
+            varied = _group_text(group)
             detail = "; ".join(p for p in ("defaults" if group["defaults"] else "", varied) if p)
             value = shown_as[(group["convention"], repr(group["score"]))]
             lines.append(f"  {group['convention']:<13} {value!r:<24} {detail}")

@@ -19,8 +19,8 @@ case files computes only those.
 * **Entry**: one file per case, ``<root>/<fingerprint>/<key[:2]>/<key>.jsonl.z``, a header
   (the key, the number of record lines, the SHA-256 of their bytes) and the records'
   stream lines (JSON, zlib-compressed), written to a temporary file and renamed into
-  place, so that runs at the same time never see half an entry; an entry that cannot be read
-  or fails zlib's checksum is a miss (and is written again). The records are parsed when
+  place, so that runs at the same time never see half an entry; an entry that cannot be read,
+  fails zlib's checksum or heads another key is a miss (and is written again). The records are parsed when
   their case is judged, while the workers answer the run's other requests; an entry whose
   lines turn out not to be the case's map is computed then, in the run's own process
   (``backends.own.answered_here``), and written again. Only maps of answers that do not depend on
@@ -147,8 +147,7 @@ class MapCache:
         root = cache_root()
         return cls(root) if root is not None else None
 
-    def _path(self, plan: CasePlan) -> Path:
-        key = case_key(plan)
+    def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.jsonl.z"
 
     def get(self, plan: CasePlan) -> KeptMap | None:
@@ -157,10 +156,11 @@ class MapCache:
         later (:meth:`KeptMap.lines`), while the run's workers answer: reading them all
         before the first request would keep the workers waiting."""
         try:
-            data = zlib.decompress(self._path(plan).read_bytes())
+            key = case_key(plan)
+            data = zlib.decompress(self._path(key).read_bytes())
             head, _, body = data.partition(b"\n")
             header = json.loads(head)
-            if not isinstance(header, dict) or header.get("map") != case_key(plan):
+            if not isinstance(header, dict) or header.get("map") != key:
                 return None
             return KeptMap(body.decode("utf-8"), header.get("lines"), header.get("sha256"))
         except (OSError, ValueError, zlib.error):
@@ -175,9 +175,10 @@ class MapCache:
         answers = [outcomes.get(request) for _, request in plan.divergence]
         if any(a is None or isinstance(a, (Timeout, HarnessError)) for a in answers):
             return
-        path = self._path(plan)
+        key = case_key(plan)
+        path = self._path(key)
         body = "".join(dumps(check_line(r)) for r in records).encode("utf-8")
-        data = zlib.compress(_header(case_key(plan), len(records), body) + body)
+        data = zlib.compress(_header(key, len(records), body) + body)
         try:
             if not (self.folder / MARKER).is_file():
                 self._forget_other_engines()
