@@ -186,3 +186,35 @@ def test_every_word_for_off_keeps_nothing(tmp_path, monkeypatch, value):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(map_cache.CACHE_ENV, value)
     assert map_cache.cache_root() is None
+
+
+def test_a_run_sets_its_records_apart_from_the_collector_only_while_it_runs(
+        tmp_path, restore_cache_variable, monkeypatch):
+    """The run's records are kept from Python's cyclic collector while they pile up (each
+    full collection walked them all again: a third of the time the kept map took to read),
+    and given back to it when the run ends; a process that froze objects of its own (it
+    manages the collector itself) is left as it is."""
+    import gc
+
+    import bleu_harness.pipeline as pipeline
+
+    frozen_while_judging: list[int] = []
+    judge = pipeline._judge_one
+
+    def watched(*args, **kwargs):
+        frozen_while_judging.append(gc.get_freeze_count())
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_judge_one", watched)
+    paths = (str(SEEDS / "blog.yaml"), str(SEEDS / "matlab.yaml"))
+    assert gc.get_freeze_count() == 0
+    cold = _run(tmp_path, str(tmp_path / "cache"), "cold", *paths)
+    assert frozen_while_judging[-1] > 0 and gc.get_freeze_count() == 0
+    gc.freeze()  # a host process that manages the collector itself
+    try:
+        held = gc.get_freeze_count()
+        frozen_while_judging.clear()
+        assert _run(tmp_path, str(tmp_path / "cache"), "warm", *paths) == cold
+        assert set(frozen_while_judging) == {held} and gc.get_freeze_count() == held
+    finally:
+        gc.unfreeze()
