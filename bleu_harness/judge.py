@@ -70,6 +70,16 @@ def judge_case(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome]
     return records
 
 
+def divergence_map(plan: CasePlan, outcomes: Mapping[BackendRequest, BackendOutcome]
+                   ) -> list[CheckRecord]:
+    """The records of the case's divergence map alone: what :func:`judge_case` gives after
+    the case's other checks, the same records (a worker process computes a map this way,
+    ``bleu_harness.map_pool``)."""
+    case = plan.case
+    scorer = Scorer(case.hypotheses, case.references, case.level)
+    return _divergence_records(plan, outcomes, statistics_tags(case, scorer), scorer)
+
+
 def statistics_tags(case: Case, scorer: Scorer) -> list[str]:
     """The tags of the case's input, read off the statistics ``scorer`` keeps for it (the
     ones its attribution and diagnosis read); none where the input cannot be counted."""

@@ -45,6 +45,7 @@ from bleu_harness.gate import (
     unmatched_entries,
 )
 from bleu_harness.judge import judge_case, summary_counts
+from bleu_harness.map_pool import MapPool, map_pool
 from bleu_harness.records import (
     ERROR,
     EXPECTATION,
@@ -204,7 +205,9 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
     ``maxfail``, :class:`MaxFailReached` once that many new failures are judged. With a
     ``map_cache``, a case whose divergence map is kept there is judged without it and its
     kept records follow its own (the engine is not asked for the map's answers); a map
-    computed here is kept. ``settled`` is called once a case's records are kept."""
+    computed here is kept. Where many maps are to be computed, worker processes compute
+    them (:mod:`bleu_harness.map_pool`). ``settled`` is called once a case's records are
+    kept."""
     outcomes: dict[BackendRequest, BackendOutcome] = {}
     kept: dict[int, tuple[CasePlan, KeptMap]] = {}
     if map_cache is not None:
@@ -213,66 +216,129 @@ def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine:
             found = map_cache.get(plan) if plan.divergence else None
             if found is not None:
                 kept[index], plans[index] = (plan, found), replace(plan, divergence=())
-    needed = [plan.requests for plan in plans]
-    next_case = 0
+    with map_pool(sum(1 for plan in plans if plan.divergence)) as pool:
+        _CaseJudge(executor, plans, is_engine, known, sink, state, records, tally, maxfail,
+                   map_cache, settled, outcomes, kept, pool).run()
 
-    def judged_case(index: int) -> tuple[list[CheckRecord], dict[int, tuple]]:
-        """The case's records, and the stream lines of those read from the map's cache
-        (by the record's identity: a record the gate marks is a new one, written anew)."""
-        plan = plans[index]
-        if index in kept:
-            whole, found = kept.pop(index)
+
+@dataclass
+class _CaseJudge:
+    """The state of :func:`_judge_as_answered`: the answers so far, the next case to judge,
+    the maps read back and those handed to the pool."""
+
+    executor: Executor
+    plans: Sequence[CasePlan]
+    is_engine: bool
+    known: Known
+    sink: Sink
+    state: dict[str, int]
+    records: list[CheckRecord]
+    tally: Tally
+    maxfail: int
+    map_cache: MapCache | None
+    settled: Callable[[], None]
+    outcomes: dict[BackendRequest, BackendOutcome]
+    kept: dict[int, tuple[CasePlan, KeptMap]]
+    pool: MapPool | None
+    next_case: int = 0
+    #: the first case not yet looked at for the pool
+    next_for_pool: int = 0
+    #: how many of a case's requests are known to be answered (from the first on)
+    answered: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.needed = [plan.requests for plan in self.plans]
+
+    def run(self) -> None:
+        self.judge_ready()
+        for request, outcome in self.executor.run(distinct_requests(self.plans)):
+            self.outcomes[request] = outcome
+            self.judge_ready()
+        self.judge_ready(finished=True)
+
+    def all_answered(self, index: int) -> bool:
+        """Whether every request of case ``index`` is answered: each request is looked up
+        until it is (answers only accumulate), not again on every answer of the run."""
+        requests, done = self.needed[index], self.answered.get(index, 0)
+        while done < len(requests) and requests[done] in self.outcomes:
+            done += 1
+        self.answered[index] = done
+        return done == len(requests)
+
+    def hand_out(self) -> None:
+        """Hand the pool the maps of the cases whose answers are in, in the cases' order."""
+        pool = self.pool
+        if pool is None:
+            return
+        self.next_for_pool = max(self.next_for_pool, self.next_case)
+        while self.next_for_pool < len(self.plans) and pool.room:
+            index = self.next_for_pool
+            plan = self.plans[index]
+            if plan.divergence:
+                if not self.all_answered(index):
+                    return
+                pool.submit(index, plan, self.outcomes)
+            self.next_for_pool += 1
+
+    def judge_ready(self, finished: bool = False) -> None:
+        """Judge the cases whose answers (and maps) are in, in order; ``finished``: every
+        answer is in, and a map still being computed is waited for."""
+        while self.next_case < len(self.plans) and self.all_answered(self.next_case):
+            index = self.next_case
+            self.hand_out()
+            if (self.pool is not None and self.pool.has(index) and not finished
+                    and not self.pool.ready(index)):
+                return
+            judged, written = self.judged_case(index)
+            judged = mark(judged, self.known)
+            with critical():
+                self.tally.add(judged, self.known)
+                self.records.extend(judged)
+                for record in judged:
+                    self.sink(_line_of(record, written))
+                self.next_case += 1
+                self.answered.pop(index, None)
+                self.state["judged"] = self.next_case
+            self.settled()
+            if self.maxfail and self.tally.new_failures >= self.maxfail:
+                raise MaxFailReached
+
+    def judged_case(self, index: int) -> tuple[list[CheckRecord], dict[int, tuple]]:
+        """The case's records, and the stream lines of those read from a kept map or one
+        the pool computed (by the record's identity: a record the gate marks is a new one,
+        written anew)."""
+        whole, found = self.kept.pop(index, (self.plans[index], None))
+        computed = found is None and self.pool is not None and self.pool.has(index)
+        if computed:
+            found = self.pool.take(index)
+        if found is not None:
             try:
                 lines = found.lines(whole)
             except DamagedEntry:  # the map is computed here after all, by the engine
-                plan = whole
-                outcomes.update({request: answered_here(request)
-                                 for _, request in plan.divergence if request not in outcomes})
+                self.outcomes.update({request: answered_here(request)
+                                      for _, request in whole.divergence
+                                      if request not in self.outcomes})
             else:
-                judged = _judge_one(plan, outcomes, is_engine)
+                judged = _judge_one(replace(whole, divergence=()), self.outcomes, self.is_engine)
+                if _failed(judged):  # as judging the case with its map would have
+                    return judged, {}
+                if computed and self.map_cache is not None:
+                    self.map_cache.put(whole, found, self.outcomes)
                 return judged + [r for r, _ in lines], {id(r): (r, line) for r, line in lines}
-        judged = _judge_one(plan, outcomes, is_engine)
-        if map_cache is not None and plan.divergence and not any(
-                r.backend == "harness" for r in judged):  # judging failed: nothing to keep
-            map_cache.put(plan, map_records(judged), outcomes)
+        judged = _judge_one(whole, self.outcomes, self.is_engine)
+        if self.map_cache is not None and whole.divergence and not _failed(judged):
+            self.map_cache.put(whole, KeptMap.of(map_records(judged)), self.outcomes)
         return judged, {}
 
-    def line_of(record: CheckRecord, written: dict[int, tuple]) -> dict:
-        same = written.get(id(record))
-        return same[1] if same is not None and same[0] is record else stream.check_line(record)
 
-    answered_of_next = 0  # how many of the next case's requests are known to be answered
+def _failed(judged: Sequence[CheckRecord]) -> bool:
+    """Whether judging a case failed (its one record is the harness's error)."""
+    return any(r.backend == "harness" for r in judged)
 
-    def next_case_answered() -> bool:
-        """Whether every request of the next case is answered: each request is looked up
-        until it is (answers only accumulate), not again on every answer of the run."""
-        nonlocal answered_of_next
-        requests = needed[next_case]
-        while answered_of_next < len(requests) and requests[answered_of_next] in outcomes:
-            answered_of_next += 1
-        return answered_of_next == len(requests)
 
-    def judge_ready() -> None:
-        nonlocal next_case, answered_of_next
-        while next_case < len(plans) and next_case_answered():
-            judged, written = judged_case(next_case)
-            judged = mark(judged, known)
-            with critical():
-                tally.add(judged, known)
-                records.extend(judged)
-                for record in judged:
-                    sink(line_of(record, written))
-                next_case += 1
-                answered_of_next = 0
-                state["judged"] = next_case
-            settled()
-            if maxfail and tally.new_failures >= maxfail:
-                raise MaxFailReached
-
-    judge_ready()
-    for request, outcome in executor.run(distinct_requests(plans)):
-        outcomes[request] = outcome
-        judge_ready()
+def _line_of(record: CheckRecord, written: dict[int, tuple]) -> Mapping[str, Any]:
+    same = written.get(id(record))
+    return same[1] if same is not None and same[0] is record else stream.check_line(record)
 
 
 @contextmanager

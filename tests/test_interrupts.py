@@ -21,6 +21,7 @@ import pytest
 from runs import CORPUS, ONE_LIBRARY, alive
 from tiers import sampled
 
+from bleu_harness.map_pool import cores
 from bleu_harness.report.stream import read_run
 
 TESTS = Path(__file__).parent
@@ -224,3 +225,33 @@ def test_a_signal_inside_a_weakref_callback_is_not_lost():
                           timeout=30, preexec_fn=lambda: signal.signal(signal.SIGINT,
                                                                        signal.SIG_DFL))
     assert (done.stdout, done.stderr) == ("interrupted\n", "")
+
+
+@pytest.mark.skipif(cores() < 2, reason="one core: the run computes its maps itself")
+@pytest.mark.parametrize("signum, to_the_group", sampled(
+    [(signal.SIGINT, True), (signal.SIGTERM, False)]))
+def test_a_signal_while_worker_processes_compute_the_map(tmp_path, signum, to_the_group):
+    """A run with many divergence maps to compute hands them to worker processes
+    (``bleu_harness.map_pool``); a signal then -- a terminal's Ctrl-C to the whole group, or
+    SIGTERM to the run alone -- ends the workers with the run: one line, the exit code, a
+    stream whose footer agrees, no process left."""
+    marker = uuid.uuid4().hex
+    output = tmp_path / "run.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bleu_harness", "run", str(CORPUS / "families"), "--format",
+         "json", "--output", str(output), "--backend", "own"], cwd=TESTS, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, process_group=0,
+        env={**os.environ, "BLEU_HARNESS_TEST_MARK": marker, "BLEU_HARNESS_CACHE": "off"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while len(marked_processes(marker)) < 4 and process.poll() is None:  # the run, the
+        # engine's worker and the two of the map
+        assert time.monotonic() < deadline, "the map's workers never started"
+        time.sleep(0.01)
+    time.sleep(0.5)  # the workers at work
+    if to_the_group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
+    assert_consistent(process, marker, output, (signum,), f"map workers, {signum!r}")
+    assert process.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[signum]

@@ -15,6 +15,7 @@ import pytest
 from runs import CORPUS
 from tiers import exhaustive_only, sampled
 
+import bleu_harness.map_pool as map_pool
 import bleu_harness.report.map_cache as map_cache
 from bleu_harness.cli import main
 
@@ -153,9 +154,9 @@ def test_a_map_missing_an_answer_is_not_kept(tmp_path):
     answers = {request: Value(0.5) for _, request in plan.divergence}
     cache = map_cache.MapCache(tmp_path)
     timed_out = {**answers, plan.divergence[0][1]: Timeout(1.0)}
-    cache.put(plan, [], timed_out)
+    cache.put(plan, map_cache.KeptMap.of([]), timed_out)
     assert cache.get(plan) is None and not _entries(tmp_path)
-    cache.put(plan, [], answers)
+    cache.put(plan, map_cache.KeptMap.of([]), answers)
     assert cache.get(plan).lines(plan) == [] and len(_entries(tmp_path)) == 1
 
 
@@ -218,3 +219,36 @@ def test_a_run_sets_its_records_apart_from_the_collector_only_while_it_runs(
         assert set(frozen_while_judging) == {held} and gc.get_freeze_count() == held
     finally:
         gc.unfreeze()
+
+
+def _os_exit(*_):
+    os._exit(3)
+
+
+def _raises(*_):
+    raise RuntimeError("a bug in the map")
+
+
+@pytest.mark.skipif(map_pool.cores() < 2, reason="one core: the run computes its maps itself")
+def test_maps_computed_by_worker_processes_are_those_the_run_computes(
+        tmp_path, monkeypatch, restore_cache_variable):
+    """Where a run has many maps to compute, worker processes compute them: the stream, the
+    JUnit and the Markdown report are byte for byte those of maps the run computes itself,
+    and so is the map they keep. A worker that fails -- an error, or killed -- costs nothing
+    but time: the run computes those maps itself."""
+    paths = (str(SEEDS / "blog.yaml"), str(SEEDS / "matlab.yaml"))
+    monkeypatch.setattr(map_pool, "FEW_MAPS", 10**9)
+    itself = _run(tmp_path, "off", "itself", *paths, markdown=True)
+    monkeypatch.setattr(map_pool, "FEW_MAPS", 2)
+    handed: list[bool] = []
+    take = map_pool.MapPool.take
+    monkeypatch.setattr(map_pool.MapPool, "take",
+                        lambda pool, index: handed.append(r := take(pool, index)) or r)
+    assert _run(tmp_path, str(tmp_path / "cache"), "workers", *paths, markdown=True) == itself
+    assert handed and all(handed)  # every map came from a worker
+    assert _run(tmp_path, str(tmp_path / "cache"), "kept", *paths, markdown=True) == itself
+    for failing in (_raises, _os_exit):
+        handed.clear()
+        monkeypatch.setattr(map_pool, "computed_map", failing)  # what the workers are given
+        assert _run(tmp_path, "off", failing.__name__, *paths, markdown=True) == itself
+        assert handed and not any(handed)  # no map came from a worker

@@ -104,13 +104,14 @@ def count_chunks(chunks: Iterable[Chunk], needed: Mapping[Preprocessing, int],
     if jobs == 1:
         return merge((count_chunk(chunk, needed, first)
                       for chunk, first in _numbered(chunks)), needed)
-    with _worker_pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         return merge(_in_order(pool, chunks, needed, window=2 * jobs), needed)
 
 
 @contextmanager
-def _worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    """``jobs`` worker processes that leave signals to this process: SIGINT ignored (a
+def worker_pool(jobs: int, context: Any = None) -> Iterator[ProcessPoolExecutor]:
+    """``jobs`` worker processes (started the way of the multiprocessing ``context``; the
+    platform's default where none is given) that leave signals to this process: SIGINT ignored (a
     terminal's Ctrl-C reaches the whole process group, and the workers would each print a
     traceback) and SIGTERM's default action. Each worker leads a process group of its own,
     so that what it starts (the PTB tokenizer's JVM) ends with it, and keeps its temporary
@@ -122,8 +123,8 @@ def _worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     from concurrent.futures import ProcessPoolExecutor
 
     scratch = tempfile.mkdtemp(prefix="bleu-harness-workers-")
-    pool = ProcessPoolExecutor(jobs, initializer=_leave_signals_to_the_parent,
-                               initargs=(scratch,))
+    pool = ProcessPoolExecutor(jobs, mp_context=context,
+                               initializer=_leave_signals_to_the_parent, initargs=(scratch,))
     try:
         yield pool
     except BaseException:
@@ -196,7 +197,7 @@ def count_each(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     if jobs == 1 or len(calls) < 2:
         answers = [function(*arguments) for function, *arguments in calls]
     else:
-        with _worker_pool(jobs) as pool:
+        with worker_pool(jobs) as pool:
             answers = list(_results_in_order(pool, calls, len(calls)))
     stats = {k: a for k, a in zip(needed, answers) if isinstance(a, CorpusStats)}
     return stats, {k: a for k, a in zip(needed, answers) if not isinstance(a, CorpusStats)}
@@ -224,7 +225,7 @@ def count_loaded(loaders: Iterable[Callable[[], Chunk]], needed: Mapping[Preproc
                          "order (count_chunks), not from loaders")
     if jobs == 1:
         return merge((_count_loaded(loader, needed) for loader in loaders), needed)
-    with _worker_pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         calls = ((_count_loaded, loader, needed) for loader in loaders)
         return merge(_results_in_order(pool, calls, 2 * jobs), needed)
 

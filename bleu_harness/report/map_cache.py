@@ -166,19 +166,19 @@ class MapCache:
         except (OSError, ValueError, zlib.error):
             return None
 
-    def put(self, plan: CasePlan, records: Sequence[CheckRecord],
+    def put(self, plan: CasePlan, found: KeptMap,
             outcomes: Mapping[BackendRequest, BackendOutcome]) -> None:
-        """Keep the case's map records where every answer they are made of is one that does
-        not depend on the moment (a convention the engine timed out or crashed on is in no
-        pair of the map: that map is this run's only); a cache that cannot be written is no
-        cache, never an error of the run."""
+        """Keep the case's map (:meth:`KeptMap.of` its records) where every answer it is
+        made of is one that does not depend on the moment (a convention the engine timed out
+        or crashed on is in no pair of the map: that map is this run's only); a cache that
+        cannot be written is no cache, never an error of the run."""
         answers = [outcomes.get(request) for _, request in plan.divergence]
         if any(a is None or isinstance(a, (Timeout, HarnessError)) for a in answers):
             return
         key = case_key(plan)
         path = self._path(key)
-        body = "".join(dumps(check_line(r)) for r in records).encode("utf-8")
-        data = zlib.compress(_header(key, len(records), body) + body)
+        body = found.text.encode("utf-8")
+        data = zlib.compress(_header(key, found) + body)
         try:
             if not (self.folder / MARKER).is_file():
                 self._forget_other_engines()
@@ -223,6 +223,12 @@ class KeptMap:
     count: Any = None
     sha256: Any = None
 
+    @classmethod
+    def of(cls, records: Sequence[CheckRecord]) -> KeptMap:
+        """The map of ``records`` (a case's map records) as it is kept."""
+        text = "".join(dumps(check_line(r)) for r in records)
+        return cls(text, len(records), hashlib.sha256(text.encode("utf-8")).hexdigest())
+
     def lines(self, plan: CasePlan) -> list[tuple[CheckRecord, StreamLine]]:
         """Each record with its stream line as it was written; :class:`DamagedEntry` where
         a line is not a map line of ``plan``'s case (an entry whose checksum holds but not
@@ -245,12 +251,12 @@ class KeptMap:
             raise DamagedEntry(str(error)) from error
 
 
-def _header(key: str, count: int, body: bytes) -> bytes:
+def _header(key: str, found: KeptMap) -> bytes:
     """An entry's first line: the case's key, how many record lines follow and the SHA-256
     of their bytes. A line lost, added or changed is then a damaged entry, computed again,
     even where zlib's checksum holds (an entry compressed anew)."""
-    return (json.dumps({"map": key, "lines": count,
-                        "sha256": hashlib.sha256(body).hexdigest()}) + "\n").encode("utf-8")
+    return (json.dumps({"map": key, "lines": found.count, "sha256": found.sha256})
+            + "\n").encode("utf-8")
 
 
 class StreamLine(dict):
