@@ -207,7 +207,7 @@ def test_a_run_sets_its_records_apart_from_the_collector_only_while_it_runs(
         return judge(*args, **kwargs)
 
     monkeypatch.setattr(pipeline, "_judge_one", watched)
-    paths = (str(SEEDS / "blog.yaml"), str(SEEDS / "matlab.yaml"))
+    paths = (str(SEEDS / "matlab.yaml"),)
     assert gc.get_freeze_count() == 0
     cold = _run(tmp_path, str(tmp_path / "cache"), "cold", *paths)
     assert frozen_while_judging[-1] > 0 and gc.get_freeze_count() == 0
@@ -230,25 +230,25 @@ def _raises(*_):
 
 
 @pytest.mark.skipif(map_pool.cores() < 2, reason="one core: the run computes its maps itself")
+@pytest.mark.parametrize("failing", sampled([_os_exit, _raises], one_argument=True))
 def test_maps_computed_by_worker_processes_are_those_the_run_computes(
-        tmp_path, monkeypatch, restore_cache_variable):
-    """Where a run has many maps to compute, worker processes compute them: the stream, the
-    JUnit and the Markdown report are byte for byte those of maps the run computes itself,
-    and so is the map they keep. A worker that fails -- an error, or killed -- costs nothing
-    but time: the run computes those maps itself."""
+        tmp_path, monkeypatch, restore_cache_variable, failing):
+    """Where a run has many maps to compute, worker processes compute them: the stream and
+    the JUnit report are byte for byte those of maps the run computes itself, and so is the
+    map they keep. A worker that fails -- killed, or an error -- costs nothing but time: the
+    run computes those maps itself."""
     paths = (str(SEEDS / "blog.yaml"), str(SEEDS / "matlab.yaml"))
     monkeypatch.setattr(map_pool, "FEW_MAPS", 10**9)
-    itself = _run(tmp_path, "off", "itself", *paths, markdown=True)
+    itself = _run(tmp_path, "off", "itself", *paths)
     monkeypatch.setattr(map_pool, "FEW_MAPS", 2)
     handed: list[bool] = []
     take = map_pool.MapPool.take
     monkeypatch.setattr(map_pool.MapPool, "take",
                         lambda pool, index: handed.append(r := take(pool, index)) or r)
-    assert _run(tmp_path, str(tmp_path / "cache"), "workers", *paths, markdown=True) == itself
+    assert _run(tmp_path, str(tmp_path / "cache"), "workers", *paths) == itself
     assert handed and all(handed)  # every map came from a worker
-    assert _run(tmp_path, str(tmp_path / "cache"), "kept", *paths, markdown=True) == itself
-    for failing in (_raises, _os_exit):
-        handed.clear()
-        monkeypatch.setattr(map_pool, "computed_map", failing)  # what the workers are given
-        assert _run(tmp_path, "off", failing.__name__, *paths, markdown=True) == itself
-        assert handed and not any(handed)  # no map came from a worker
+    assert _run(tmp_path, str(tmp_path / "cache"), "kept", *paths) == itself
+    handed.clear()
+    monkeypatch.setattr(map_pool, "computed_map", failing)  # what the workers are given
+    assert _run(tmp_path, "off", failing.__name__, *paths) == itself
+    assert handed and not any(handed)  # no map came from a worker
