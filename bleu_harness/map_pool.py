@@ -5,8 +5,9 @@ conventions (``judge.divergence_map``): on the bundled corpus, the whole run's w
 tenth when no map is kept. In the run's own process it kept one core busy while the other
 waited, and kept the process that feeds the backends' workers from feeding them. So where a
 run has many maps to compute, each case's map is computed in a pool of worker processes
-(one per core, forked from a server process of their own) as soon as its answers are in, while the run's process goes on feeding and
-judging; the case is judged, in its order, once its map is back. What comes back is the map
+(one per core, at most :data:`MOST_WORKERS`, forked from a server process of their own) as
+soon as its answers are in, while the run's process goes on feeding and judging; the case
+is judged, in its order, once its map is back. What comes back is the map
 as it is kept (:class:`~bleu_harness.report.map_cache.KeptMap`), read as a kept map is: the
 stream, every report and the exit code are those of a map computed in the run's own process
 (``tests/test_map_cache.py``).
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 FEW_MAPS = 32
 #: Maps computed at most at a time per worker (the next one waits in the pool's queue).
 IN_FLIGHT_PER_WORKER = 16
+#: At most this many workers, however many cores: each holds the engine (some 50 MB).
+MOST_WORKERS = 8
 
 
 def cores() -> int:
@@ -91,7 +94,7 @@ class MapPool:
 def map_pool(maps: int) -> Iterator[MapPool | None]:
     """A pool for ``maps`` maps to compute; ``None`` where they are too few to pay for one
     (:data:`FEW_MAPS`) or the machine has one core."""
-    workers = cores()
+    workers = min(cores(), MOST_WORKERS)
     if maps < FEW_MAPS or workers < 2:
         yield None
         return
