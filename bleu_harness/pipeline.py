@@ -141,10 +141,11 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
         backends.insert(0, engine_backend())
 
     def report(done: int, total: int) -> None:
+        answered[:] = done, total
         if progress is not None:
             progress(done, total, state["judged"], len(cases))
 
-    state = {"judged": 0}
+    state, answered = {"judged": 0}, [0, 0]
     with Executor(options.timeout, options.jobs, options.startup_timeout, report,
                   notice) as executor:
         infos = executor.start_all(([subject] if subject else []) + backends)
@@ -169,11 +170,15 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
                 sink(header)
                 for problem in problems:
                     sink(stream.problem_line(problem))
-            with _judged_records_kept_from_the_collector() as judged_one:
+            with _judged_records_kept_from_the_collector() as keep_apart:
+                def settled() -> None:  # and the progress says so (maps may come after
+                    keep_apart()        # the last answer)
+                    report(*answered)
+
                 _judge_as_answered(executor, plan_cases(cases, roles), is_engine, options.known,
                                    sink, state, records, tally, options.maxfail,
                                    MapCache.here() if roles.engine is not None else None,
-                                   judged_one)
+                                   settled)
         except (KeyboardInterrupt, MaxFailReached) as stop:  # SIGINT, SIGTERM (Terminated)
             status = stop
         hold()  # what is left is bounded: a signal now must not cut the footer short

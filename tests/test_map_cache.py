@@ -252,3 +252,19 @@ def test_maps_computed_by_worker_processes_are_those_the_run_computes(
     monkeypatch.setattr(map_pool, "computed_map", failing)  # what the workers are given
     assert _run(tmp_path, "off", failing.__name__, *paths) == itself
     assert handed and not any(handed)  # no map came from a worker
+
+
+def test_the_progress_counts_every_case_judged_after_the_last_answer(
+        tmp_path, monkeypatch, restore_cache_variable):
+    """Cases judged after the last answer is in -- their maps still being computed by the
+    workers -- are counted in the progress as they are judged: a CI log does not stop at the
+    last answer for the minute the maps take."""
+    from bleu_harness.pipeline import RunOptions, execute_run
+
+    os.environ[map_cache.CACHE_ENV] = "off"
+    monkeypatch.setattr(map_pool, "FEW_MAPS", 2)
+    seen: list[tuple[int, int, int, int]] = []
+    result = execute_run(RunOptions(paths=(str(SEEDS / "matlab.yaml"),), backends=("own",)),
+                         lambda line: None, lambda *counts: seen.append(counts))
+    cases = len(result.cases)
+    assert cases > 1 and seen[-1][2:] == (cases, cases)
