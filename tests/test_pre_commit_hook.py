@@ -24,9 +24,6 @@ import yaml
 from checkout import ROOT, clean_environment, copy_checkout
 from tiers import exhaustive_only
 
-#: pre-commit builds an environment with pip: the exhaustive tier (tests/tiers.py).
-pytestmark = exhaustive_only
-
 HOOK = "bleu-harness-validate"
 #: A case whose level is neither of the schema's two (bleu_harness/schema/case-file.schema.json).
 BAD_CASE = """\
@@ -58,12 +55,13 @@ def _repository(directory: Path) -> Path:
 def test_the_hook_definition_names_the_validate_command():
     [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["id"] == HOOK
-    assert hook["entry"] == "bleu-harness validate"
+    assert hook["entry"] == "bleu-harness validate --only-case-files"
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is True
     assert hook["types"] == ["yaml"]
 
 
+@exhaustive_only  # pre-commit builds an environment with pip (about 45 s)
 def test_try_repo_fails_on_the_bad_case_file_only(tmp_path):
     hooks = copy_checkout(_repository(tmp_path / "hook-repo"))
     _git(hooks, "add", "--all")
@@ -84,5 +82,46 @@ def test_try_repo_fails_on_the_bad_case_file_only(tmp_path):
     assert "- exit code: 2" in output, output
     assert re.search(r"^bad\.yaml:\d+: broken-level: .*'paragraph'", output, re.MULTILINE), output
     assert not re.search(r"^good\.yaml:", output, re.MULTILINE), output
-    # Both YAML files were handed over in one call (require_serial), the text file was not.
-    assert "in 2 file(s)" in output and "notes.txt" not in output, output
+    # Both YAML files were handed over in one call (require_serial), the text file was not;
+    # the count is of the files with problems.
+    assert "1 problem(s) in 1 file(s)" in output and "notes.txt" not in output, output
+
+
+OTHER_YAML = {  # what a repository holds beside its case files
+    "docker-compose.yml": "services:\n  web:\n    image: nginx\n",
+    ".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+    "tests/fixtures.yaml": "cases:\n  - name: x\n",
+    "db.yaml": "schema: public\n",
+    "empty.yaml": "",
+}
+
+
+def test_the_hooks_entry_checks_only_case_files(tmp_path):
+    """The hook's entry as pre-commit runs it (``types: [yaml]``: every YAML file of the
+    commit, in one call): in a repository with a docker-compose file, a workflow and other
+    YAML beside a valid case file, it exits 1 with "4 problem(s) in 3 file(s)". Only files
+    that declare the case-file format (``schema: 1``) are checked: the others pass, and a
+    broken case file still fails, named alone; the count is of files with problems."""
+    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    for name, text in OTHER_YAML.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    shutil.copy(ROOT / "cases" / "families" / "identical.yaml", tmp_path / "good.yaml")
+    entry = [sys.executable, "-m", "bleu_harness", *hook["entry"].split()[1:]]
+
+    def hook_on(*files: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*entry, *files], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=120)
+
+    passed = hook_on(*OTHER_YAML, "good.yaml")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert passed.stdout.endswith("(5 other files left alone: not case files)\n"), passed.stdout
+    none = hook_on(*OTHER_YAML)  # not the bundled corpus either
+    assert (none.returncode, none.stdout) == (
+        0, "no case file among the 5 files named (none declares 'schema: 1')\n"), none.stdout
+    (tmp_path / "bad.yaml").write_text(BAD_CASE, encoding="utf-8")
+    failed = hook_on(*OTHER_YAML, "good.yaml", "bad.yaml")
+    assert failed.returncode == 2, failed.stdout + failed.stderr
+    named = {line.split(":")[0] for line in failed.stdout.splitlines()}
+    assert named == {"bad.yaml"}, failed.stdout
+    assert failed.stderr.endswith("1 problem(s) in 1 file(s)\n"), failed.stderr

@@ -160,3 +160,20 @@ def test_a_special_file_beside_no_case_file_is_pytests_to_answer(tmp_path):
     with_plugin = pytest_run("tests", "/dev/null", cwd=tmp_path)
     without = pytest_run("-p", "no:bleu_harness", "tests", "/dev/null", cwd=tmp_path)
     assert with_plugin.returncode == without.returncode == 4, with_plugin.stdout
+
+
+@pytest.mark.parametrize("name, text", [
+    ("fixtures.yaml", "cases:\n  - name: x\n    input: 1\n"),
+    ("db.yaml", "schema: public\ncases: [a, b]\n"),
+    ("versions.yaml", "schema: 2\ncases: []\n"),
+])
+def test_a_foreign_yaml_named_on_the_command_line_is_pytests_to_answer(tmp_path, name, text):
+    """``pytest tests/fixtures.yaml`` on another project's YAML with a top-level ``cases:``
+    gave failures of our plugin (pytest alone says "not found"): a file named on the command
+    line is a case file only if it declares the case-file format (``schema: 1``, the version
+    the schema requires), as a case file must."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    done = pytest_run(name, cwd=tmp_path)
+    assert done.returncode == 4 and "not found" in done.stdout + done.stderr, (
+        done.stdout + done.stderr)
+    assert "failed" not in done.stdout

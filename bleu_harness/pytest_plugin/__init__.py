@@ -8,7 +8,8 @@ asked for. A YAML file is a case file only when
   file no other project's YAML comes with);
 * or it lies in a path named by the ini option ``bleu_harness_cases`` (paths relative to the
   rootdir) or the command-line option ``--bleu-harness-cases PATH``;
-* or it is named on the command line itself and has a top-level ``schema:`` or ``cases:``.
+* or it is named on the command line itself and declares the case-file format (a top-level
+  ``schema: 1``, the version the case-file schema requires).
 
 Any other YAML (a ``db.yaml`` with ``schema: public``, a ``fixtures.yaml`` with ``cases:``)
 is never read. A case file is checked and
@@ -34,14 +35,17 @@ fast as without the plugin.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
 
-from bleu_harness.cases.markers import CASE_SUFFIXES, ROOT_MARKER
+from bleu_harness.cases.markers import (
+    CASE_SUFFIXES,
+    HEAD_BYTES,
+    ROOT_MARKER,
+    declares_case_format,
+)
 
-_CASE_FILE = re.compile(r"^(schema|cases)\s*:", re.MULTILINE)
 _STASH_IDS = pytest.StashKey[dict]()
 _STASH_RUNNER = pytest.StashKey[object]()
 
@@ -81,16 +85,16 @@ def _corpus_of(path: Path) -> Path | None:
 
 
 def _looks_like_case_file(path: Path) -> bool:
-    """A top-level ``schema:`` or ``cases:`` in its first 64 KiB; a file that cannot be read
-    as a regular file is collected too, so that the loader says why."""
+    """The case-file format declared in its first 64 KiB (``schema: 1``); a file that cannot
+    be read as a regular file is collected too, so that the loader says why."""
     from bleu_harness.errors import InputError
     from bleu_harness.textfiles import read_head
 
     try:
-        head = read_head(path, 65536)
+        head = read_head(path, HEAD_BYTES)
     except InputError:
         return True
-    return bool(_CASE_FILE.search(head.decode("utf-8", "replace")))
+    return declares_case_format(head)
 
 
 def _is_case_file(parent: pytest.Collector, path: Path) -> bool:
