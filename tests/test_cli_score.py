@@ -67,6 +67,8 @@ def test_terminal_output_marks_disagreement(capsys):
     (["--option", "weights"], "expected KEY=VALUE"),
     (["-c", "moses"], "unknown convention 'moses'"),
     (["-c", "sacreblue"], "unknown convention 'sacreblue' (did you mean 'sacrebleu'?"),
+    (["-c", "NLTK"], "unknown convention 'NLTK' (did you mean 'nltk'?"),  # case aside
+    (["-c", "SacreBLEU"], "unknown convention 'SacreBLEU' (did you mean 'sacrebleu'?"),
     (["--option", "smoothing=method9", "-c", "nltk"], "smoothing"),
 ])
 def test_bad_arguments_are_one_line_errors(capsys, args, message):
@@ -107,3 +109,13 @@ def test_a_declining_convention_is_no_disagreement(tmp_path, capsys):
     assert "disagree" not in out and "raises unsupported" not in out
     assert main(["score", *files, "-c", "t2t", "-c", "sacrebleu", "--sentence"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("yes")
+
+
+def test_one_convention_is_no_agreement(capsys):
+    """``score -c sacrebleu`` said "all conventions agree" of the one it was asked for: with
+    one convention answering there is nothing to agree or disagree."""
+    assert main(["score", HYP, REF1, "-c", "sacrebleu"]) == 0
+    out = capsys.readouterr().out
+    assert "agree" not in out and "sacrebleu" in out
+    assert main(["score", HYP, REF1, "-c", "sacrebleu", "-c", "torchmetrics-sacrebleu"]) == 0
+    assert "all conventions agree" in capsys.readouterr().out

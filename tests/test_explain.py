@@ -407,6 +407,18 @@ def test_identify_takes_a_score_as_a_paper_prints_it(printed, capsys):
     assert "not a number as a paper prints one" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("printed", ["2918", "100.01", "-3"])
+def test_identify_refuses_a_score_no_scale_holds_before_reading_the_files(printed, tmp_path,
+                                                                          capsys):
+    """A score of 2918 was searched among 1,159 settings and answered with the closest: BLEU
+    is printed on a 0-1 or a 0-100 scale, and a score on neither is one usage error, said
+    before the files are read."""
+    missing = str(tmp_path / "missing.txt")
+    assert main(["identify", missing, missing, "--score", printed]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--score '{printed}'" in err and "missing" not in err
+
+
 def test_a_tokenizer_given_with_a_case_is_a_usage_error(capsys, in_tests):
     """A case is scored in its own tokenization: ``--tokenizer`` beside a CASE_ID was ignored
     without a word."""

@@ -200,11 +200,13 @@ def release(history: Any) -> Check:
 
 
 def closest(name: object, known: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """The known name a mistyped one probably meant (``difflib``'s closest match), or
-    ``None``: what every "did you mean" of the engine and the command line says."""
+    """The known name a mistyped one probably meant (``difflib``'s closest match, case
+    aside: ``NLTK`` meant ``nltk``), or ``None``: what every "did you mean" of the engine and
+    the command line says."""
     if not isinstance(name, str):
         return None
     import difflib  # here: only a mistake needs it
 
-    matches = difflib.get_close_matches(name, list(known), n=1, cutoff=cutoff)
-    return matches[0] if matches else None
+    folded = {k.casefold(): k for k in reversed(list(known))}  # ``NLTK``: ``nltk``
+    matches = difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=cutoff)
+    return folded[matches[0]] if matches else None

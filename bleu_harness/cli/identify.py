@@ -40,6 +40,7 @@ def add_arguments(parser) -> None:
 
 
 def main(args, console: Console) -> int:
+    identify_module.parse_value(args.score)  # a score no paper prints: said before reading
     data = replace(input_of(args), jobs=args.jobs)
     if getattr(args, "hyp_file", None):  # read from files: say where they look split
         hyps = data.hypotheses[:SUBWORD_SAMPLE]

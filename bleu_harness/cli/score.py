@@ -353,7 +353,7 @@ def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[ConventionAnswe
                 members.setdefault(group, []).append(outcome.convention)
         console.print("[bold]conventions disagree:[/] " + " · ".join(
             f"{g} = {', '.join(names)}" for g, names in members.items()))
-    else:
+    elif len(set(groups) - {"-"}) == 1 and len(groups) - groups.count("-") > 1:
         console.print("all conventions agree" if "-" not in groups
                       else "the conventions that answer agree")
     for outcome in outcomes:

@@ -55,6 +55,9 @@ def parse_value(text: str) -> float:
         raise InputError(f"--score {text!r}: not a number as a paper prints one") from None
     if not math.isfinite(value) or value < 0:
         raise InputError(f"--score {text!r}: a BLEU score is a finite number >= 0")
+    if value > 100:
+        raise InputError(f"--score {text!r}: BLEU is printed on a 0-1 or a 0-100 scale, "
+                         "and this is on neither")
     return value
 
 
