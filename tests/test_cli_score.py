@@ -119,3 +119,17 @@ def test_one_convention_is_no_agreement(capsys):
     assert "agree" not in out and "sacrebleu" in out
     assert main(["score", HYP, REF1, "-c", "sacrebleu", "-c", "torchmetrics-sacrebleu"]) == 0
     assert "all conventions agree" in capsys.readouterr().out
+
+
+def test_the_precisions_column_is_in_percent_for_every_convention(tmp_path, capsys):
+    """MultEval reports its precisions as fractions beside a 0-100 score (JBLEU's precisions,
+    ``BLEU.java:57-59`` scales the score alone): the table's "precisions %" showed 0.8/0.6/...
+    where SacreBLEU's row showed 83.3/60.0/..."""
+    (tmp_path / "h").write_text("the cat sat on the mat\n", encoding="utf-8")
+    (tmp_path / "r").write_text("the cat sat on a mat\n", encoding="utf-8")
+    files = [str(tmp_path / "h"), str(tmp_path / "r")]
+    assert main(["score", *files, "-c", "multeval", "-c", "sacrebleu", "-c", "nltk"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines()
+            if line.startswith("│ ") and "precisions" not in line]
+    precisions = {row.split("│")[1].strip(): row.split("│")[4].strip() for row in rows}
+    assert len(set(precisions.values())) == 1 and len(precisions) == 3, precisions

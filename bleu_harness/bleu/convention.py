@@ -82,6 +82,14 @@ class Convention:
     #: What ``finish`` scores one sentence with, at these options, where the C kernel may
     #: score a batch of sentences for it (:mod:`bleu_harness.bleu.kernel`); ``None``: never.
     sentence_arithmetic: Callable[[Mapping[str, Any]], SentenceArithmetic | None] | None = None
+    #: The scale of the precisions its ``finish`` reports, where it is not the score's
+    #: (MultEval: fractions beside a 0-100 score); ``None``: the score's.
+    precisions_scale: float | None = None
+
+    @property
+    def precisions_on(self) -> float:
+        """The scale the reported precisions are on."""
+        return self.scale if self.precisions_scale is None else self.precisions_scale
 
     def signature(self, level: str = "corpus", **options: Any) -> str:
         """The signature string of this convention with ``options`` (defaults otherwise)."""
@@ -115,8 +123,9 @@ class Convention:
         (:class:`~bleu_harness.bleu.options.Option`), ``VARIANTS``, optional
         ``CASE_TOKENIZERS`` and ``CALLABLE_TOKENIZER`` (default true), its
         ``preprocessing``, ``required_order``, ``knobs`` and ``finish``, a ``resolve``
-        only where checking each option alone is not enough, and a ``sentence_arithmetic``
-        where its ``finish`` scores a sentence by the knob arithmetic alone.
+        only where checking each option alone is not enough, a ``sentence_arithmetic``
+        where its ``finish`` scores a sentence by the knob arithmetic alone, and a
+        ``PRECISIONS_SCALE`` where its precisions are not on the score's scale.
         The scale and the precision are read from its knob settings at the defaults
         (``scale``; ``float32`` -> about 1e-6), or the precision from an optional
         ``PRECISION`` (a float64 result of float32 steps: ignite's macro average)."""
@@ -133,7 +142,8 @@ class Convention:
                               FLOAT32_TOLERANCE if defaults.float32 else 0.0),
             variants=module.VARIANTS,
             callable_tokenizer=getattr(module, "CALLABLE_TOKENIZER", True),
-            sentence_arithmetic=getattr(module, "sentence_arithmetic", None))
+            sentence_arithmetic=getattr(module, "sentence_arithmetic", None),
+            precisions_scale=getattr(module, "PRECISIONS_SCALE", None))
 
 
 @dataclass(frozen=True)

@@ -338,8 +338,9 @@ def _print_corpus(args: ScoreArgs, segments: int, outcomes: list[ConventionAnswe
             table.add_row(outcome.convention, shown_answer(outcome), "", outcome.rule,
                           "", "", "", group)
             continue
-        scale = CONVENTIONS[outcome.convention].scale
-        percents = [as_percent(p, scale) for p in outcome.precisions]
+        convention = CONVENTIONS[outcome.convention]
+        scale = convention.scale
+        percents = [as_percent(p, convention.precisions_on) for p in outcome.precisions]
         table.add_row(
             outcome.convention, format_score(outcome.score),
             f"{as_percent(outcome.score, scale):.2f}",

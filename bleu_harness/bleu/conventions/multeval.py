@@ -116,6 +116,9 @@ def finish(corpus: CorpusStats, level: str, options: Mapping[str, Any]) -> Finis
 
 #: What ``bleu-harness identify`` searches.
 VARIANTS = ({"entry": "eval"}, {"entry": "stats"})
+#: The precisions are JBLEU's fractions, the score is ``bleu.score(...) * 100``
+#: (``BLEU.java:57-59``): a view that shows precisions as percentages scales them from 1.
+PRECISIONS_SCALE = 1.0
 
 #: What the convention follows, in a line.
 DESCRIPTION = ("MultEval (jBLEU): mteval-v13a's smoothed BLEU without tokenization -- split on "
