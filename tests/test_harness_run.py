@@ -83,6 +83,11 @@ def test_diff_reports_what_got_worse(tmp_path, capsys):
     assert main(["diff", str(old), str(new), "--format", "markdown"]) == 1
     out = capsys.readouterr().out
     assert "Newly failing" in out and "tie-two-refs-longer-first" in out
+    # a value that moved from the engine to the implementation is labelled with both (it was
+    # labelled with the first run's backend alone, as if the engine's value had changed)
+    drift = out[out.index("### Value drift"):].splitlines()[2:]
+    assert drift and all("own → miniatures:first_reference_wins_ties as nltk" in line
+                         for line in drift if line.startswith("- ")), drift
     assert main(["diff", str(old), str(old)]) == 0
     capsys.readouterr()
     other = tmp_path / "other.jsonl"

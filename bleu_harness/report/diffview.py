@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from bleu_harness.records import CheckRecord, json_ready, outcome_to_dict, shown
@@ -19,6 +20,14 @@ def _describe(record: CheckRecord) -> str:
     figure = f" {record.figure}" if record.figure != "score" else ""
     return (f"{record.case} · {record.check} · {record.backend} as {record.convention}{figure}"
             f"{versus(record)} · {options_shown(record.options)}")
+
+
+def _describe_change(before: CheckRecord, after: CheckRecord) -> str:
+    """A check of both runs, each run's backend named where they differ (the implementation
+    under test of each: the value moved from one to the other)."""
+    if before.backend == after.backend:
+        return _describe(after)
+    return _describe(replace(after, backend=f"{before.backend} → {after.backend}"))
 
 
 def _families(records: Iterable[CheckRecord]) -> Counter:
@@ -77,8 +86,8 @@ def render_diff(result: RunDiff, old: Run, new: Run, markdown: bool) -> str:
                            f"{shown(c.actual)} ({c.verdict}; {cause_group(c)})"
                            for c in result.new_failures]),
         ("Fixed", [code(_describe(c)) for c in result.fixed]),
-        ("Value drift", [f"{code(_describe(a))}: {shown(a.actual)} → {shown(b.actual)}"
-                         for a, b in result.value_drift]),
+        ("Value drift", [f"{code(_describe_change(a, b))}: {shown(a.actual)} → "
+                         f"{shown(b.actual)}" for a, b in result.value_drift]),
         ("Added cases", [code(c) for c in result.added_cases]),
         ("Removed cases", [code(c) for c in result.removed_cases]),
         ("Backend versions changed", [f"{name}: {a} → {b}" for name, a, b in
