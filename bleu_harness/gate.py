@@ -16,8 +16,10 @@ Exit codes -- the README's contract, one test each in tests/test_gate.py:
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
 from bleu_harness.errors import InputError, UsageError
 from bleu_harness.records import DRIFT, FAILING, RAN, UNDER_TEST_CHECKS, CheckRecord
@@ -67,12 +69,21 @@ class Known:
     entries: tuple[KnownEntry, ...] = ()
     baseline: str = ""  # the path, for the header
     known_file: str = ""
+    #: the cause each failing check of the baseline failed for (:func:`cause_of`)
+    baseline_causes: Mapping[tuple, frozenset] = field(
+        default_factory=lambda: MappingProxyType({}))
 
     def is_known(self, record: CheckRecord) -> bool:
+        """A drift the baseline has; a failure the known list names, or one of a check that
+        fails in the baseline for the same cause (another bug failing the same check is
+        new)."""
         key = record.key()
         if record.verdict == DRIFT:
             return key in self.baseline_drift
-        return key in self.baseline_keys or any(e.matches(record) for e in self.entries)
+        if key in self.baseline_keys and same_cause(self.baseline_causes.get(key, frozenset()),
+                                                    cause_of(record)):
+            return True
+        return any(e.matches(record) for e in self.entries)
 
     def describe(self) -> dict[str, str]:
         return {k: v for k, v in (("baseline", self.baseline), ("known", self.known_file)) if v}
@@ -81,12 +92,33 @@ class Known:
 NOTHING_KNOWN = Known()
 
 
-def from_baseline(records: Iterable[CheckRecord], path: str) -> tuple[frozenset, frozenset]:
-    """The failing keys and the drift keys of a stored run."""
+def from_baseline(records: Iterable[CheckRecord], path: str
+                  ) -> tuple[frozenset, frozenset, Mapping[tuple, frozenset]]:
+    """The failing keys and the drift keys of a stored run, and the cause each failing
+    check failed for."""
     records = list(records)
-    failing = frozenset(r.key() for r in records if r.verdict in FAILING)
+    failing = {r.key(): cause_of(r) for r in records if r.verdict in FAILING}
     drift = frozenset(r.key() for r in records if r.verdict == DRIFT)
-    return failing, drift
+    return frozenset(failing), drift, MappingProxyType(failing)
+
+
+def cause_of(record: CheckRecord) -> frozenset:
+    """What a failure is put down to, as the judge's diagnosis records it: every knob
+    setting that explains it alone (its ``fits``), or else its cause group; empty where the
+    record says nothing of a cause."""
+    cause: Mapping[str, Any] = record.cause or {}
+    fits = cause.get("fits")
+    if isinstance(fits, (list, tuple)) and fits:
+        return frozenset(tuple(map(str, fit)) if isinstance(fit, (list, tuple)) else (str(fit),)
+                         for fit in fits)
+    group = cause.get("group")
+    return frozenset({(str(group),)}) if group else frozenset()
+
+
+def same_cause(before: frozenset, now: frozenset) -> bool:
+    """Whether two failures of one check are put down to the same cause: a fit in common,
+    or either said nothing of a cause (a baseline written before causes were kept)."""
+    return not before or not now or bool(before & now)
 
 
 def read_known_file(path: str) -> tuple[KnownEntry, ...]:

@@ -266,6 +266,40 @@ def test_the_baseline_is_named_and_each_failure_marked_new_or_known(tmp_path, ca
     assert "NO LONGER FAILS" in capsys.readouterr().out
 
 
+def test_a_known_check_failing_for_another_cause_is_new(tmp_path, capsys):
+    """``--baseline`` matched a known failure by its check alone: a brevity-penalty bug run
+    against a lowercasing bug's baseline gave 32 new and 6 "known" failures, and the summary
+    read ``causes: bp=off (32) · bp=off (6)``. A check that fails in the baseline is known
+    only where it fails for the same cause (a fit of its diagnosis in common); the summary
+    says which causes are new and which known."""
+    baseline = tmp_path / "ties.jsonl"
+    common = ["--claims", "nltk", TIES, "--select", "tie-*",
+              *(f"--backend={name}" for name in NLTK_CHECKS)]
+    assert main(["run", "--implementation", "miniatures:first_reference_wins_ties", *common,
+                 "--format", "json", "--output", str(baseline)]) == 1
+    tie_failures = {r.key() for r in read_run(baseline).checks if r.verdict == FAIL}
+    capsys.readouterr()
+    # the same bug against its own baseline: every failure known
+    assert main(["run", "--implementation", "miniatures:first_reference_wins_ties", *common,
+                 "--baseline", str(baseline)]) == 0
+    out = capsys.readouterr().out
+    assert "── known: ref=closest_first" in out
+    assert out.splitlines()[-2].startswith("causes: ref=closest_first (") and out.splitlines()[
+        -2].endswith(" known)"), out
+    # another bug on the same checks: new, though the checks failed in the baseline
+    again = tmp_path / "scale.jsonl"
+    assert main(["run", "--implementation", "miniatures:wrong_scale", *common, "--baseline",
+                 str(baseline), "--format", "json", "--output", str(again)]) == 1
+    failing = [r for r in read_run(again).checks if r.verdict == FAIL]
+    assert tie_failures & {r.key() for r in failing}  # the same checks fail
+    assert failing and not any(r.known for r in failing)
+    capsys.readouterr()
+    main(["run", "--implementation", "miniatures:wrong_scale", *common, "--baseline",
+          str(baseline)])
+    causes = capsys.readouterr().out.splitlines()[-2]
+    assert causes.startswith("causes: ") and "known" not in causes, causes
+
+
 def test_a_known_list_that_is_not_one_is_a_usage_error(tmp_path, capsys):
     bad = tmp_path / "known.yaml"
     bad.write_text("- {case: x, why: typo}\n", encoding="utf-8")

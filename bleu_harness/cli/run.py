@@ -84,8 +84,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--html", metavar="FILE",
                         help="also write the single-file HTML report there")
     parser.add_argument("--baseline", metavar="RUN",
-                        help="a stored run (--format json): its failures are known; fail only "
-                        "on what is new, and on what it lists that no longer fails")
+                        help="a stored run (--format json): its failures are known, each "
+                        "for the cause it failed for; fail only on what is new, and on what "
+                        "it lists that no longer fails")
     parser.add_argument("--known", metavar="FILE",
                         help="a YAML list of known failures ({case, check?, convention?, "
                         "reason}); one that no longer fails fails the gate until removed")
@@ -122,16 +123,16 @@ def add_arguments(parser) -> None:
 def _known(args) -> Known:
     if not args.baseline and not args.known:
         return NOTHING_KNOWN
-    keys, drift = frozenset(), frozenset()
+    keys, drift, causes = frozenset(), frozenset(), {}
     if args.baseline:
         try:
             baseline = stream.read_run(args.baseline)
         except StreamError as error:
             raise StreamError(f"--baseline {error}") from None
         refuse_incomplete(baseline, "--baseline")
-        keys, drift = from_baseline(baseline.checks, args.baseline)
+        keys, drift, causes = from_baseline(baseline.checks, args.baseline)
     entries = read_known_file(args.known) if args.known else ()
-    return Known(keys, drift, entries, args.baseline or "", args.known or "")
+    return Known(keys, drift, entries, args.baseline or "", args.known or "", causes)
 
 
 def _check_tags(tags) -> None:

@@ -58,7 +58,7 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
     groups = failure_groups(run.checks)
     for cause, records in groups:
         head = records[0]
-        kind = ("drift" if head.verdict == DRIFT else "known" if head.known else "new")
+        kind = _kind(head)
         say(f"── {kind}: {cause} ({len(records)} check{'s' if len(records) != 1 else ''})",
             "bold yellow" if kind != "new" else "bold red")
         sentence = (head.cause or {}).get("sentence")
@@ -75,11 +75,20 @@ def render_terminal(run: Run, console: Console, show_map: bool = False,
     for stale in run.footer.no_longer_failing:
         say(f"NO LONGER FAILS {stale} (remove it from the known list / refresh the baseline)",
             "bold red")
-    if len(groups) > 0:  # read from the bottom: the causes again, beside the count
-        say("causes: " + " · ".join(f"{cause} ({len(records)})" for cause, records in groups),
-            "bold")
+    if len(groups) > 0:  # read from the bottom: the causes again, beside the count (and,
+        # where some are known or drift, which are new: a cause may be both)
+        kinds = [_kind(records[0]) for _, records in groups]
+        labelled = any(kind != "new" for kind in kinds)
+        say("causes: " + " · ".join(
+            f"{cause} ({len(records)}{f' {kind}' if labelled else ''})"
+            for (cause, records), kind in zip(groups, kinds)), "bold")
     style = "green" if run.footer.exit_code == 0 else "red"
     say(counts_line(run), f"bold {style}")
+
+
+def _kind(record: CheckRecord) -> str:
+    """A failure group's kind, read off its first record: new, known or drift."""
+    return "drift" if record.verdict == DRIFT else "known" if record.known else "new"
 
 
 def _print_skips(run: Run, say) -> None:
