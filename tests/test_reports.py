@@ -110,11 +110,20 @@ def test_explain_counts_the_tokens_of_the_tokenizer_given(capsys):
 
 
 def test_explain_says_why_an_implementation_differs_on_one_case(capsys):
-    assert main(["explain", "tie-two-refs-longer-first", "-c", "nltk", "--implementation",
+    """The implementation's answer and verdict come first, the detail after (they were the
+    last 4 of 286 lines of ``explain --implementation``)."""
+    assert main(["explain", "tie-two-refs-longer-first", "--implementation",
                  "miniatures:first_reference_wins_ties", "--claims", "nltk"]) == 0
-    out = capsys.readouterr().out
-    assert "0.9200444146293233 where nltk gives 1.0" in out
-    assert "the first-listed on a tie" in out
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("The implementation under test (miniatures:first_reference_wins_ties, "
+                        "claims nltk): differs from nltk")
+    assert "0.9200444146293233 where nltk gives 1.0" in lines[1]
+    assert "the first-listed on a tie" in lines[1]
+    assert lines[2] == "" and lines[3].startswith("case tie-two-refs-longer-first")
+    assert main(["explain", "tie-two-refs-longer-first", "-c", "nltk", "--implementation",
+                 "miniatures:faithful", "--claims", "nltk"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "The implementation under test (miniatures:faithful, claims nltk): agrees with nltk\n")
 
 
 def test_fingerprint_says_the_one_knob_and_no_inconsistency(capsys):

@@ -62,9 +62,10 @@ def main(args, console: Console) -> int:
         document["implementation"] = {"name": backend.name, "claims": args.claims,
                                       "answers": rows}
 
-        def render(doc):
-            return (explain_module.render(doc) + "\n" + explain_module.render_implementation(
-                backend.name, args.claims, doc["implementation"]["answers"]))
+        def render(doc):  # the implementation's verdict first, the detail after
+            return (explain_module.render_implementation(
+                backend.name, args.claims, doc["implementation"]["answers"]) + "\n\n"
+                + explain_module.render(doc))
     show(args, console, document, render)
     return 0
 

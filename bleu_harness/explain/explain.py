@@ -136,7 +136,12 @@ def implementation_answers(data: Input, claims: str, answers: Sequence[tuple[dic
 
 
 def render_implementation(name: str, claims: str, rows: Sequence[dict[str, Any]]) -> str:
-    lines = ["", f"The implementation under test ({name}, claims {claims}):"]
+    """The implementation's verdict and answers: what ``explain --implementation`` says
+    first, before the detail."""
+    differ = sum(not row["agrees"] for row in rows)
+    verdict = (f"agrees with {claims}" if not differ else f"differs from {claims}"
+               + (f" on {differ} of {len(rows)} option sets" if len(rows) > 1 else ""))
+    lines = [f"The implementation under test ({name}, claims {claims}): {verdict}"]
     for row in rows:
         options = ", ".join(f"{k}={v}" for k, v in row["options"].items()
                             if k != "tokenize") or "defaults"
