@@ -170,9 +170,14 @@ def test_a_failing_implementation_fails_the_step_with_the_gates_exit_code(worksp
 
 
 def test_a_gate_that_stops_before_its_reports_says_so_in_the_summary(workspace):
+    """The exit code and the report directory are outputs; a report path is one only where
+    the report was written (the paths were set for reports that did not exist, and a later
+    step uploading them failed on a missing file)."""
     code, files = _gate(workspace, paths="cases/no-such-file.yaml")
     assert code == 2
-    assert _outputs(files["GITHUB_OUTPUT"])["exit-code"] == "2"
+    outputs = _outputs(files["GITHUB_OUTPUT"])
+    assert outputs["exit-code"] == "2"
+    assert not {"junit-xml", "html", "markdown"} & set(outputs), outputs
     assert "exit code 2" in files["GITHUB_STEP_SUMMARY"].read_text(encoding="utf-8")
 
 

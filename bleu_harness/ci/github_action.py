@@ -10,8 +10,8 @@ for GitHub Actions": "Adding a job summary", "Setting an output parameter"):
 
 * appends the Markdown view to the file ``$GITHUB_STEP_SUMMARY`` names (the view fits a
   comment, 65,536 characters, well inside the summary's 1 MiB a step);
-* writes the outputs ``exit-code``, ``report-dir``, ``junit-xml``, ``html`` and ``markdown``
-  to the file ``$GITHUB_OUTPUT`` names;
+* writes the outputs ``exit-code``, ``report-dir`` and, for each report written, ``junit-xml``,
+  ``html`` and ``markdown`` to the file ``$GITHUB_OUTPUT`` names;
 * exits with the gate's own exit code (0 clean, 1 failures, 2 usage, 3 drift, 130/143), so
   the step fails exactly when the gate does.
 
@@ -178,11 +178,11 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
           f"{', '.join(path.name for path in written) or 'none'}", flush=True)
     if environ.get("GITHUB_STEP_SUMMARY"):
         append_summary(environ["GITHUB_STEP_SUMMARY"], summary_text(files, exit_code))
-    if environ.get("GITHUB_OUTPUT"):
+    if environ.get("GITHUB_OUTPUT"):  # a report's path only where it was written
+        reports = {"junit-xml": files.junit_xml, "html": files.html, "markdown": files.markdown}
         append_outputs(environ["GITHUB_OUTPUT"], {
             "exit-code": str(exit_code), "report-dir": str(files.directory),
-            "junit-xml": str(files.junit_xml), "html": str(files.html),
-            "markdown": str(files.markdown)})
+            **{name: str(path) for name, path in reports.items() if path in written}})
     return exit_code
 
 
