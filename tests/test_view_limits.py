@@ -60,6 +60,31 @@ def test_the_markdown_view_of_a_broken_implementation_fits_a_comment():
     assert render_junit(run, False).count("<testcase") >= len(run.checks)
 
 
+def _with_a_map(run: Run, pairs: int = 200) -> Run:
+    """``run`` with a divergence map of ``pairs`` convention pairs (the engine's conventions
+    against each other, as a run of the bundled corpus has)."""
+    divergences = tuple(CheckRecord(
+        case=f"case-{i}", file="families/f.yaml", line=i, check="divergence", backend="own",
+        convention=f"convention-{i % 23}", options={}, expected="0.5", actual=Value(0.25),
+        verdict="divergence", other=f"another-convention-{i}", tags=("zero-overlap@2",),
+        cause={"explained": True, "knobs": ["smoothing", "zero"]}) for i in range(pairs))
+    return Run(run.header, run.checks + divergences, run.problems, run.footer)
+
+
+def test_failures_come_before_the_divergence_map_in_a_view_that_must_be_cut():
+    """For a broken implementation on the whole corpus the view was 65,465 characters: three
+    rows of failures, then some 250 lines of convention-vs-convention tables. The view fits
+    half a comment (32,768 characters) and the map goes before any failure row does; a
+    view with room keeps it, folded."""
+    assert MARKDOWN_LIMIT == 32_768
+    text = render_markdown(_with_a_map(broken_run()))
+    assert len(text) <= MARKDOWN_LIMIT and "Divergence map" not in text
+    assert text.count("| `family-") >= 4 * 20  # rows of every cause
+    small = render_markdown(_with_a_map(broken_run(3), pairs=20))
+    assert "<details><summary>Divergence map" in small
+    assert small.count("| `family-") == 12
+
+
 def test_a_small_run_is_shown_whole():
     run = broken_run(3)
     text = render_markdown(run)

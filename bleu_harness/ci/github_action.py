@@ -8,8 +8,8 @@ inputs to its steps only as ``${{ inputs.NAME }}`` expressions, and an expressio
 GitHub's documentation of workflow commands describes (docs.github.com, "Workflow commands
 for GitHub Actions": "Adding a job summary", "Setting an output parameter"):
 
-* appends the Markdown view to the file ``$GITHUB_STEP_SUMMARY`` names (the view fits a
-  comment, 65,536 characters, well inside the summary's 1 MiB a step);
+* appends the Markdown view to the file ``$GITHUB_STEP_SUMMARY`` names (the view keeps to
+  half a comment, 32,768 characters, well inside the summary's 1 MiB a step);
 * writes the outputs ``exit-code``, ``report-dir`` and, for each report written, ``junit-xml``,
   ``html`` and ``markdown`` to the file ``$GITHUB_OUTPUT`` names;
 * exits with the gate's own exit code (0 clean, 1 failures, 2 usage, 3 drift, 130/143), so

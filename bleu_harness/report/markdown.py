@@ -5,9 +5,11 @@ ones, then known ones, then reference drift), each row with expected, actual, di
 the reason; the divergence map and case-file problems in collapsible sections.
 
 It fits where it is posted: GitHub refuses a comment body over 65,536 characters (its API
-answers "Body is too long (maximum is 65536 characters)"). A longer view shows fewer rows
-per cause, each group saying how many more the full reports hold; then it leaves out the
-divergence map; then it ends at the last whole line that fits, saying so.
+answers "Body is too long (maximum is 65536 characters)"), and the view keeps to half of
+that. The failures go first: the divergence map is shown whole, or its pairs of the most
+cases, only where every failure row fits beside it; then the view shows fewer rows per
+cause, each group saying how many more the full reports hold; then it ends at the last
+whole line that fits, saying so.
 """
 
 from __future__ import annotations
@@ -38,26 +40,32 @@ def cell(text: object) -> str:
             .replace("<", "&lt;").replace(">", "&gt;"))
 
 
-#: The most characters a view may have: GitHub's limit on a comment body.
-MARKDOWN_LIMIT = 65_536
+#: The most characters a view may have: half of GitHub's limit on a comment body (65,536),
+#: room for what a bot posting it adds, and a view a reviewer reads at a glance.
+MARKDOWN_LIMIT = 32_768
 #: Rows shown per cause, tried in turn until the view fits (``None``: every row).
 ROWS_PER_CAUSE = (None, 50, 20, 10, 5, 3, 1, 0)
+#: Convention pairs of the divergence map shown, tried in turn (``None``: every pair).
+MAP_PAIRS = (None, 100, 50, 20, 10)
 FULL_REPORTS = "the JSON stream (--format json), --junit-xml and --html list every check"
 
 
 def render_markdown(run: Run, limit: int = MARKDOWN_LIMIT) -> str:
-    """The view, at most ``limit`` characters."""
-    for with_map in (True, False):
-        for rows in ROWS_PER_CAUSE:
-            text = _render(run, rows, with_map)
-            if len(text) <= limit:
-                return text
+    """The view, at most ``limit`` characters: the divergence map only where every failure
+    row fits beside it (its pairs that disagree on the most cases first; it goes before any
+    failure row does), then fewer rows per cause until the view fits."""
+    attempts = [(ROWS_PER_CAUSE[0], pairs) for pairs in MAP_PAIRS] + [
+        (rows, 0) for rows in ROWS_PER_CAUSE]
+    for rows, map_pairs in attempts:
+        text = _render(run, rows, map_pairs)
+        if len(text) <= limit:
+            return text
     ending = f"\n\n**Cut at {limit:,} characters:** {FULL_REPORTS}.\n"
     kept = text[:limit - len(ending)]
     return kept[:kept.rfind("\n")] + ending
 
 
-def _render(run: Run, rows_per_cause: int | None, with_map: bool) -> str:
+def _render(run: Run, rows_per_cause: int | None, map_pairs: int | None) -> str:
     out = [f"## bleu-harness run: {status_word(run)}", "", cell(title(run)), "", counts_line(run), ""]
     notes = unready_notes(run.header.backends)
     if notes:
@@ -89,17 +97,23 @@ def _render(run: Run, rows_per_cause: int | None, with_map: bool) -> str:
                     f"{FULL_REPORTS}."]
         out.append("")
     out += _skips(run)
-    pairs = divergence_map(run) if with_map else {}
+    pairs = divergence_map(run) if map_pairs != 0 else {}
     if pairs:
         causes = divergence_causes(run)
+        shown = sorted(pairs) if map_pairs is None else sorted(sorted(
+            pairs, key=lambda pair: (-sum(causes[pair].values()), pair))[:map_pairs])
         out += ["<details><summary>Divergence map: where conventions disagree (expected, "
                 "documented)</summary>", "",
                 ("| conventions | why: knobs whose switch makes them agree (cases) "
                  "| where: input families (cases) |"), "|---|---|---|"]
-        for (a, b), tags in sorted(pairs.items()):
+        for a, b in shown:
             out.append(f"| {cell(a)} ≠ {cell(b)} | "
                        + ", ".join(f"{t} ({n})" for t, n in ranked(causes[(a, b)]))
-                       + " | " + ", ".join(f"{t} ({n})" for t, n in ranked(tags)) + " |")
+                       + " | " + ", ".join(f"{t} ({n})" for t, n in ranked(pairs[(a, b)]))
+                       + " |")
+        if len(shown) < len(pairs):
+            out += ["", f"… and {len(pairs) - len(shown)} more pairs, of fewer cases: "
+                    "--html and --format terminal --map show every pair."]
         out += ["", "</details>", ""]
     return "\n".join(one_line(line) for line in out)
 
