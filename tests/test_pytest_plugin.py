@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from runs import inner_pytest
-from tiers import sampled
+from tiers import exhaustive_only, sampled
 
 from bleu_harness.cases.loader import load
 
@@ -177,3 +180,63 @@ def test_a_foreign_yaml_named_on_the_command_line_is_pytests_to_answer(tmp_path,
     assert done.returncode == 4 and "not found" in done.stdout + done.stderr, (
         done.stdout + done.stderr)
     assert "failed" not in done.stdout
+
+
+def _project(tmp_path: Path) -> Path:
+    """A project of its own: its BLEU module (``mybleu``: the tests' miniatures) and a test."""
+    for module in ("miniatures.py", "misbehaving.py"):  # mybleu imports misbehaving
+        shutil.copy(Path(__file__).parent / module,
+                    tmp_path / ("mybleu.py" if module == "miniatures.py" else module))
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_own.py").write_text("def test_own():\n    assert True\n",
+                                                    encoding="utf-8")
+    return tmp_path
+
+
+def _configured(project: Path, function: str, *more: str) -> None:
+    (project / "pytest.ini").write_text(
+        "[pytest]\ntestpaths = tests\n"
+        f"bleu_harness_implementation = mybleu:{function}\n"
+        "bleu_harness_claims = nltk\nbleu_harness_backends = nltk\n" + "".join(more),
+        encoding="utf-8")
+
+
+def test_pytest_gates_the_projects_own_function(tmp_path):
+    """A project names its BLEU function and the convention it claims in its own pytest
+    configuration; its ``pytest`` then checks the function on the bundled corpus, an item
+    per case: a faithful function passes, a buggy one fails with the case's YAML lines,
+    expected vs actual and the cause."""
+    project = _project(tmp_path)
+    _configured(project, "faithful")
+    passed = pytest_run("-k", "tie-", cwd=project)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    counted = re.search(r"(\d+) passed", passed.stdout)
+    assert counted and int(counted.group(1)) > 5, passed.stdout
+    assert re.search(r"collected 10\d\d items / \d+ deselected / \d+ selected", passed.stdout)
+    _configured(project, "first_reference_wins_ties")
+    failed = pytest_run("-k", "tie-", cwd=project)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "FAIL expectation · mybleu:first_reference_wins_ties as nltk" in failed.stdout
+    assert "cause: the implementation equals nltk with the reference length" in failed.stdout
+    assert re.search(r"^\s+\d+ \| +- id: tie-", failed.stdout, re.MULTILINE), failed.stdout
+    assert "FAILED bleu-harness-corpus/families/ref-length.yaml::tie-" in failed.stdout
+
+
+@exhaustive_only
+def test_the_projects_known_failures_are_xfailed_and_a_broken_function_said_once(tmp_path):
+    """Its failures, stored as a run (``bleu_harness_baseline``), are known: xfailed, and the
+    session passes. A function that cannot even be imported stops the session once, with
+    pytest's usage exit code, not a failure per case."""
+    project = _project(tmp_path)
+    stream = project / "baseline.jsonl"
+    subprocess.run([sys.executable, "-m", "bleu_harness", "run", "--implementation",
+                    "mybleu:first_reference_wins_ties", "--claims", "nltk", "--backend", "nltk",
+                    "--format", "json", "--output", str(stream), "-q"], cwd=project,
+                   capture_output=True, check=False, timeout=300)
+    _configured(project, "first_reference_wins_ties", "bleu_harness_baseline = baseline.jsonl\n")
+    known = pytest_run("-k", "tie-", cwd=project)
+    assert known.returncode == 0 and "xfailed" in known.stdout, known.stdout + known.stderr
+    _configured(project, "no_such_function")
+    broken = pytest_run("-k", "tie-", cwd=project)
+    assert broken.returncode == 4, broken.stdout + broken.stderr
+    assert (broken.stdout + broken.stderr).count("did not start") == 1, broken.stdout

@@ -61,10 +61,50 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a reference backend to check the cases against (repeatable; "
                     "the engine always runs; default: every installed library, as "
                     "'bleu-harness run' without --backend)")
+    group.addoption("--bleu-harness-implementation", metavar="MODULE:CALLABLE",
+                    help="your BLEU function under test, fn(hypotheses, references, level, "
+                    "**options): the cases check it (the bundled corpus unless case paths "
+                    "are named)")
+    group.addoption("--bleu-harness-implementation-cmd", metavar="COMMAND",
+                    help="your BLEU implementation under test as a command speaking "
+                    "bleu-harness's worker protocol")
+    group.addoption("--bleu-harness-claims", metavar="CONVENTION",
+                    help="the convention the implementation under test claims to follow")
+    group.addoption("--bleu-harness-known", metavar="FILE",
+                    help="a YAML list of known failures of the implementation under test")
+    group.addoption("--bleu-harness-baseline", metavar="RUN",
+                    help="a stored run (bleu-harness run --format json): its failures, "
+                    "each for its cause, are known")
     parser.addini("bleu_harness_cases", type="paths", default=[],
                   help="paths whose YAML files are bleu-harness case files")
     parser.addini("bleu_harness_backends", type="linelist", default=[],
                   help="the reference backends --bleu-backend names, for every session")
+    for name, what in UNDER_TEST_INI.items():
+        parser.addini(name, default="", help=what)
+
+
+#: The ini keys of the implementation under test and what is known of it (each also an
+#: option, ``--bleu-harness-...``; the option wins).
+UNDER_TEST_INI = {
+    "bleu_harness_implementation": "your BLEU function under test, MODULE:CALLABLE",
+    "bleu_harness_implementation_cmd": "your BLEU implementation under test as a command",
+    "bleu_harness_claims": "the convention the implementation under test claims to follow",
+    "bleu_harness_known": "a YAML list of known failures (a path from the rootdir)",
+    "bleu_harness_baseline": "a stored run whose failures are known (a path from the rootdir)",
+}
+
+
+def under_test(config: pytest.Config) -> dict[str, str]:
+    """The implementation under test and what is known of it, as the session gives them
+    (the option, else the ini key); empty where none is named: the engine is under test."""
+    given = {}
+    for name in UNDER_TEST_INI:
+        value = (config.getoption(name, default=None) or config.getini(name) or "").strip()
+        if value and name in ("bleu_harness_known", "bleu_harness_baseline"):
+            value = str(config.rootpath / value) if not os.path.isabs(value) else value
+        if value:
+            given[name.removeprefix("bleu_harness_")] = value
+    return given
 
 
 def _opted_in(config: pytest.Config, path: Path) -> bool:
@@ -193,6 +233,31 @@ def chosen_backends(config: pytest.Config) -> tuple[str, ...]:
 
 def pytest_configure(config: pytest.Config) -> None:
     chosen_backends(config)  # a typo is said before anything is collected
+    given = under_test(config)
+    if given:
+        from bleu_harness.backends.registry import implementation_under_test
+        from bleu_harness.errors import UsageError
+
+        try:
+            implementation_under_test(given.get("implementation"),
+                                      given.get("implementation_cmd"), given.get("claims"))
+        except UsageError as error:
+            raise pytest.UsageError(f"bleu-harness: {error}") from None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list) -> None:
+    """With an implementation under test and no case paths of the project's own, the
+    bundled corpus's cases are the session's too (before ``-k`` and the others select)."""
+    if not under_test(config) or config.getini("bleu_harness_cases") or config.getoption(
+            "bleu_harness_cases"):
+        return
+    if any(type(item).__name__ == "CaseItem" for item in items):
+        return  # case files named on the command line
+    from bleu_harness.pytest_plugin.items import bundled_items
+
+    items.extend(bundled_items(session))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

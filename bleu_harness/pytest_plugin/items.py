@@ -4,44 +4,81 @@ is seen)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import pytest
 
 from bleu_harness import __version__
 from bleu_harness.backends.base import BackendInfo
-from bleu_harness.backends.registry import reference_backends
+from bleu_harness.backends.registry import (
+    engine_backend,
+    implementation_under_test,
+    reference_backends,
+)
 from bleu_harness.cases.lint import lint
-from bleu_harness.cases.loader import load_found
+from bleu_harness.cases.loader import bundled_corpus, load_found
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.checkplan import plan_case, roles_of
+from bleu_harness.errors import StreamError, UsageError
 from bleu_harness.execute import Executor
+from bleu_harness.gate import NOTHING_KNOWN, Known, from_baseline, mark, read_known_file
 from bleu_harness.judge import judge_case
-from bleu_harness.pytest_plugin import _STASH_IDS, _STASH_RUNNER, _corpus_of, chosen_backends
+from bleu_harness.pytest_plugin import (
+    _STASH_IDS,
+    _STASH_RUNNER,
+    _corpus_of,
+    chosen_backends,
+    under_test,
+)
 from bleu_harness.records import DRIFT, FAILING, CheckRecord, shown
+from bleu_harness.report.diff import refuse_incomplete
 from bleu_harness.report.presentation import comparison, expected_shown, origin_text
+from bleu_harness.report.stream import read_run
+from bleu_harness.report.summary import cause_group as cause_of
 from bleu_harness.report.summary import ready_libraries, unready_notes
 from bleu_harness.text import clean_text, one_line, visible
 
 
 class SessionRunner:
-    """The backends of a pytest session, started on first use and ended with the session."""
+    """The backends of a pytest session, started on first use and ended with the session:
+    the engine under test, or the project's implementation (``given``: the session's
+    ``under_test``) with what is known of it."""
 
-    def __init__(self, backends: tuple[str, ...] = ()) -> None:
+    def __init__(self, backends: tuple[str, ...] = (),
+                 given: Mapping[str, str] | None = None) -> None:
+        given = given or {}
+        subject = implementation_under_test(given.get("implementation"),
+                                            given.get("implementation_cmd"), given.get("claims"))
+        self.known = _known(given)
         self.executor = Executor()
-        infos = self.executor.start_all(reference_backends(backends, {}))
-        self.infos = tuple(infos)
-        engine = next(i for i in infos if i.role == "engine")
-        if not engine.ready:
-            raise RuntimeError(f"the engine's worker did not start: {engine.note}")
-        from bleu_harness.bleu import CONVENTIONS
+        chosen = reference_backends(backends, {})
+        if subject is None and not any(b.name == "own" for b in chosen):
+            chosen.insert(0, engine_backend())
+        infos = self.executor.start_all(([subject] if subject else []) + chosen)
+        self.infos = tuple(infos[1:] if subject else infos)
+        if subject is not None:
+            self.under_test, self.is_engine = infos[0], False
+            if not self.under_test.ready:  # said once: the session stops (exit 4)
+                self.executor.close()
+                named = given.get("implementation") or given.get("implementation_cmd")
+                pytest.exit(f"bleu-harness: the implementation under test {named} did not "
+                            f"start: {self.under_test.note}", returncode=pytest.ExitCode.USAGE_ERROR)
+            claims = (given["claims"],)
+        else:
+            self.under_test, self.is_engine = next(i for i in infos if i.role == "engine"), True
+            if not self.under_test.ready:
+                raise RuntimeError(f"the engine's worker did not start: {self.under_test.note}")
+            from bleu_harness.bleu import CONVENTIONS
 
-        self.roles = roles_of(infos, engine, tuple(CONVENTIONS), True, divergence_map=False)
+            claims = tuple(CONVENTIONS)
+        self.roles = roles_of(infos, self.under_test, claims, self.is_engine,
+                              divergence_map=False)
 
     def judge(self, case: Case) -> list[CheckRecord]:
         plan = plan_case(case, self.roles)
         outcomes = dict(self.executor.run(plan.requests))
-        return judge_case(plan, outcomes, True)
+        return mark(judge_case(plan, outcomes, self.is_engine), self.known)
 
     def close(self) -> None:
         self.executor.close()
@@ -50,9 +87,41 @@ class SessionRunner:
 def _runner(config: pytest.Config) -> SessionRunner:
     runner = config.stash.get(_STASH_RUNNER, None)
     if runner is None:
-        runner = SessionRunner(chosen_backends(config))
+        runner = SessionRunner(chosen_backends(config), under_test(config))
         config.stash[_STASH_RUNNER] = runner
     return runner
+
+
+def _known(given: Mapping[str, str]) -> Known:
+    """What the session knows to fail: the ``known`` list and the ``baseline`` run, read as
+    ``bleu-harness run --known --baseline`` reads them."""
+    if not given.get("known") and not given.get("baseline"):
+        return NOTHING_KNOWN
+    keys, drift, causes = frozenset(), frozenset(), {}
+    try:
+        if given.get("baseline"):
+            baseline = read_run(given["baseline"])
+            refuse_incomplete(baseline, "bleu_harness_baseline")
+            keys, drift, causes = from_baseline(baseline.checks, given["baseline"])
+        entries = read_known_file(given["known"]) if given.get("known") else ()
+    except (UsageError, StreamError) as error:
+        raise pytest.UsageError(f"bleu-harness: {error}") from None
+    return Known(keys, drift, entries, given.get("baseline", ""), given.get("known", ""), causes)
+
+
+def bundled_items(session: pytest.Session) -> list[pytest.Item]:
+    """The items of the bundled corpus's case files, for a session whose project names no
+    case file of its own (its implementation under test is checked on the whole corpus)."""
+    items, corpus = [], bundled_corpus()
+    for path in sorted(corpus.rglob("*.yaml")):
+        node = CaseFile.collected(session, path,
+                                  f"bleu-harness-corpus/{path.relative_to(corpus).as_posix()}")
+        collected = list(node.collect())
+        # as pytest reports what it collects: its count of collected items holds them too
+        session.config.hook.pytest_collectreport(
+            report=pytest.CollectReport(node.nodeid, "passed", None, collected))
+        items.extend(collected)
+    return items
 
 
 def backends_line(infos: Sequence[BackendInfo]) -> str:
@@ -66,11 +135,14 @@ def backends_line(infos: Sequence[BackendInfo]) -> str:
 
 class CaseFile(pytest.File):
     @classmethod
-    def collected(cls, parent: pytest.Collector, path: Path) -> CaseFile:
+    def collected(cls, parent: pytest.Collector, path: Path,
+                  nodeid: str | None = None) -> CaseFile:
         """The case file at ``path``, its node id one line whatever its name holds (a line
         break would start a line of pytest's summary of its own: a forged ``::error``
-        workflow command in a CI log)."""
-        node = cls.from_parent(parent, path=path)
+        workflow command in a CI log). ``nodeid``: another than pytest's (a file outside
+        the rootdir)."""
+        node = (cls.from_parent(parent, path=path) if nodeid is None
+                else cls.from_parent(parent, path=path, nodeid=nodeid))
         if one_line(node.nodeid) == node.nodeid:
             return node
         return cls.from_parent(parent, path=path, name=one_line(node.name),
@@ -130,8 +202,11 @@ class CaseItem(pytest.Item):
             self.user_properties.append(("actual", shown(record.actual)))
             if record.provenance:
                 self.user_properties.append(("provenance", origin_text(record.provenance)))
-        if bad:
-            raise CaseFailure(bad)
+        new = [r for r in bad if not r.known]
+        if new:
+            raise CaseFailure(new)
+        if bad:  # every failure known (the known list, the baseline): pytest's xfail
+            pytest.xfail(f"known: {'; '.join(dict.fromkeys(cause_of(r) for r in bad))}")
 
     def repr_failure(self, excinfo, style=None):
         if not isinstance(excinfo.value, CaseFailure):
@@ -147,7 +222,10 @@ class CaseItem(pytest.Item):
             out.append(f"    {comparison(r)}")
             if r.tags:
                 out.append(f"    tags: {', '.join(r.tags)}")
-            if r.message:
+            sentence = (r.cause or {}).get("sentence")
+            if sentence:
+                out.append(f"    cause: {visible(str(sentence))}")
+            elif r.message:
                 out.append(f"    {r.message}")
         return "\n".join(out)
 
