@@ -389,7 +389,9 @@ def test_identify_groups_name_only_combinations_that_give_the_score():
     from bleu_harness.explain.identify import _settings_text
 
     assert _settings_text([{"n": 1}, {"n": 2}], "ignite") == "n: 1 | 2"
-    assert _settings_text([{"smooth": True}], "ignite", with_defaults=True) == "smooth: true"
+    # the defaults are a value beside the others ("defaults; script: wmt06" read as one)
+    assert _settings_text([{"smooth": True}], "ignite", with_defaults=True) == (
+        "smooth: true | default")
     both = [{"average": "micro", "smooth": "smooth1"}, {"average": "micro"},
             {"smooth": "smooth1"}]
     assert _settings_text(both, "ignite", with_defaults=True) == (
@@ -397,7 +399,11 @@ def test_identify_groups_name_only_combinations_that_give_the_score():
     some = both[1:]
     assert _settings_text(both, "ignite") == (
         "average: micro, smooth: smooth1; or average: micro; or smooth: smooth1")
-    assert _settings_text(some, "ignite", with_defaults=True) == "average: micro; or smooth: smooth1"
+    assert _settings_text(some, "ignite", with_defaults=True) == (
+        "the library's defaults; or average: micro; or smooth: smooth1")
+    many = [{"smoothing": f"method{i}", "weights": [1.0] * (i % 2 + 1)} for i in range(7)]
+    assert _settings_text(many, "nltk").endswith(
+        "; or 3 more settings (--format json lists every one)")  # not 15 unranked settings
 
 
 @pytest.mark.parametrize("printed", ["1_0", " 22", "inf", "74.21%", "nan", "0x10"])

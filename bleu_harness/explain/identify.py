@@ -245,26 +245,34 @@ def groups(matches: list[dict[str, Any]], level: str) -> list[dict[str, Any]]:
     return list(merged.values())
 
 
+#: Settings named one by one at most, for a group that is not every combination of values.
+MOST_NAMED = 4
+
+
 def _settings_text(settings: list[dict[str, Any]], convention: str,
                    with_defaults: bool = False) -> str:
     """``smoothing: method0 | method1; auto_reweigh: false | true`` -- each option that
     varies among the settings, with its values (the releases of a library with a history as
     ranges of releases; another's ``version``, Marian's, as it is) -- where the settings are
-    every combination of those values (the library's defaults among them when
-    ``with_defaults``). Where they are not, that would name combinations that do not give
-    the score: each setting is then named on its own (``average: micro, smooth: smooth1;
-    or ...``)."""
+    every combination of those values (the library's defaults among them, ``| default``,
+    when ``with_defaults``). Where they are not, that would name combinations that do not
+    give the score: each setting is then named on its own (``the library's defaults; or
+    average: micro, smooth: smooth1; or ...``), at most :data:`MOST_NAMED` of them."""
     keys = list(dict.fromkeys(k for s in settings for k in s))
     values = {key: list(dict.fromkeys(json_text(s.get(key, "default")) for s in settings))
               for key in keys}
     present = {tuple(json_text(s.get(key, "default")) for key in keys) for s in settings}
     if with_defaults:
         present.add(tuple("default" for _ in keys))
-    combinations = math.prod(len({*v, "default"} if with_defaults else v)
-                             for v in values.values())
+        values = {key: v if "default" in v else [*v, "default"] for key, v in values.items()}
+    combinations = math.prod(len(v) for v in values.values())
     if len(present) != combinations:
-        return "; or ".join(", ".join(f"{key}: {json_text(setting[key])}" for key in setting)
-                            for setting in settings)
+        named = [", ".join(f"{key}: {json_text(setting[key])}" for key in setting)
+                 for setting in settings]
+        if len(named) > MOST_NAMED:
+            named = named[:MOST_NAMED] + [f"{len(named) - MOST_NAMED} more settings "
+                                          "(--format json lists every one)"]
+        return "; or ".join((["the library's defaults"] if with_defaults else []) + named)
     parts = []
     for key in keys:
         if key == "version" and convention in HISTORIES:
@@ -275,10 +283,12 @@ def _settings_text(settings: list[dict[str, Any]], convention: str,
 
 
 def _group_text(group: dict[str, Any]) -> str:
-    """A group's settings other than the library's defaults, as :func:`_settings_text`
-    names them."""
-    return _settings_text([s for s in group["settings"] if s], group["convention"],
-                          group["defaults"])
+    """A group's settings, as :func:`_settings_text` names them (the library's defaults
+    among them where they give the score)."""
+    varied = [s for s in group["settings"] if s]
+    if not varied:
+        return "the library's defaults"
+    return _settings_text(varied, group["convention"], group["defaults"])
 
 
 def json_text(value: Any) -> str:
@@ -298,19 +308,13 @@ def render(document: dict[str, Any]) -> str:
                      "defaults):")
         width = max(len(g["convention"]) for g in merged)
         for group in merged:
-            mark = "the library's defaults" if group["defaults"] and len(
-                group["settings"]) == 1 else ""
-            varied = _group_text(group)
-            detail = "; ".join(part for part in (
-                "defaults" if group["defaults"] and varied else mark, varied) if part)
-            lines.append(f"  {group['convention']:<{width}}  {group['score']!r:<22}  {detail}")
+            lines.append(f"  {group['convention']:<{width}}  {group['score']!r:<22}  "
+                         f"{_group_text(group)}")
     else:
         lines.append(f"Nothing produces {document['value']}. Closest:")
         shown_as = {(c["convention"], repr(c["score"])): c["compared_as"]
                     for c in document["closest"]}
         for group in groups(document["closest"], document["level"]):
-            varied = _group_text(group)
-            detail = "; ".join(p for p in ("defaults" if group["defaults"] else "", varied) if p)
             value = shown_as[(group["convention"], repr(group["score"]))]
-            lines.append(f"  {group['convention']:<13} {value!r:<24} {detail}")
+            lines.append(f"  {group['convention']:<13} {value!r:<24} {_group_text(group)}")
     return "\n".join(lines)
