@@ -5,8 +5,8 @@ conventions (``judge.divergence_map``): on the bundled corpus, the whole run's w
 tenth when no map is kept. In the run's own process it kept one core busy while the other
 waited, and kept the process that feeds the backends' workers from feeding them. So where a
 run has many maps to compute, each case's map is computed in a pool of worker processes
-(one per core, at most :data:`MOST_WORKERS`, forked from a server process of their own) as
-soon as its answers are in, while the run's process goes on feeding and judging; the case
+(one per core, at most :data:`MOST_WORKERS`, forked from the run's process when it starts)
+as soon as its answers are in, while the run's process goes on feeding and judging; the case
 is judged, in its order, once its map is back. What comes back is the map
 as it is kept (:class:`~bleu_harness.report.map_cache.KeptMap`), read as a kept map is: the
 stream, every report and the exit code are those of a map computed in the run's own process
@@ -21,6 +21,8 @@ process, as it would have been without a pool.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
@@ -93,9 +95,10 @@ class MapPool:
 @contextmanager
 def map_pool(maps: int) -> Iterator[MapPool | None]:
     """A pool for ``maps`` maps to compute; ``None`` where they are too few to pay for one
-    (:data:`FEW_MAPS`) or the machine has one core."""
+    (:data:`FEW_MAPS`), the machine has one core, or this process runs threads (a run
+    inside another program's: a process with threads is no process to fork)."""
     workers = min(cores(), MOST_WORKERS)
-    if maps < FEW_MAPS or workers < 2:
+    if maps < FEW_MAPS or workers < 2 or threading.active_count() > 1:
         yield None
         return
     import multiprocessing
@@ -105,20 +108,30 @@ def map_pool(maps: int) -> Iterator[MapPool | None]:
 
     # a case's texts and options, and the answers' figures, are read-only mappings
     ForkingPickler.register(MappingProxyType, _as_mapping_proxy)
-    with worker_pool(workers, _context(multiprocessing)) as pool:
-        yield MapPool(pool, workers)
+    with worker_pool(workers, multiprocessing.get_context("fork")) as pool:
+        pool_of_maps = MapPool(pool, workers)
+        pool_of_maps.broken = not _started_deaf_to_interrupts(pool)
+        yield pool_of_maps
 
 
-def _context(multiprocessing):
-    """The workers are forked from a server process of their own (``forkserver``), not from
-    the run's: a run inside another program (pytest's, with its threads) is no process to
-    fork, and a worker holds none of the run's pipes to its backends. The server imports
-    this module once, so that each worker starts with the engine imported."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
-    return context
+def _started_deaf_to_interrupts(pool: ProcessPoolExecutor) -> bool:
+    """Fork the pool's workers now (forked, they hold the engine the run imported), with
+    SIGINT ignored from their first instruction: they are in the run's process group, and a
+    terminal's Ctrl-C reaches the whole group; one that came before a worker ignored it
+    printed the worker's traceback. Meanwhile SIGINT is blocked here, so that one sent to
+    the run then is not lost: Linux keeps a blocked signal pending even while it is
+    ignored, and the run's handler is back before it is unblocked. Whether the workers
+    answered."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool.submit(int).result(timeout=60)
+        return True
+    except Exception:  # a worker that cannot start: the run computes its maps itself
+        return False
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _as_mapping_proxy(mapping: MappingProxyType) -> tuple:
