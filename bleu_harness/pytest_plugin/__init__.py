@@ -61,36 +61,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a reference backend to check the cases against (repeatable; "
                     "the engine always runs; default: every installed library, as "
                     "'bleu-harness run' without --backend)")
-    group.addoption("--bleu-harness-implementation", metavar="MODULE:CALLABLE",
-                    help="your BLEU function under test, fn(hypotheses, references, level, "
-                    "**options): the cases check it (the bundled corpus unless case paths "
-                    "are named)")
-    group.addoption("--bleu-harness-implementation-cmd", metavar="COMMAND",
-                    help="your BLEU implementation under test as a command speaking "
-                    "bleu-harness's worker protocol")
-    group.addoption("--bleu-harness-claims", metavar="CONVENTION",
-                    help="the convention the implementation under test claims to follow")
-    group.addoption("--bleu-harness-known", metavar="FILE",
-                    help="a YAML list of known failures of the implementation under test")
-    group.addoption("--bleu-harness-baseline", metavar="RUN",
-                    help="a stored run (bleu-harness run --format json): its failures, "
-                    "each for its cause, are known")
+    for name, (metavar, what) in UNDER_TEST.items():
+        group.addoption(f"--{name.replace('_', '-')}", metavar=metavar, help=what)
     parser.addini("bleu_harness_cases", type="paths", default=[],
                   help="paths whose YAML files are bleu-harness case files")
     parser.addini("bleu_harness_backends", type="linelist", default=[],
                   help="the reference backends --bleu-backend names, for every session")
-    for name, what in UNDER_TEST_INI.items():
+    for name, (_, what) in UNDER_TEST.items():
         parser.addini(name, default="", help=what)
 
 
-#: The ini keys of the implementation under test and what is known of it (each also an
-#: option, ``--bleu-harness-...``; the option wins).
-UNDER_TEST_INI = {
-    "bleu_harness_implementation": "your BLEU function under test, MODULE:CALLABLE",
-    "bleu_harness_implementation_cmd": "your BLEU implementation under test as a command",
-    "bleu_harness_claims": "the convention the implementation under test claims to follow",
-    "bleu_harness_known": "a YAML list of known failures (a path from the rootdir)",
-    "bleu_harness_baseline": "a stored run whose failures are known (a path from the rootdir)",
+#: The ini keys of the implementation under test and what is known of it, each also an
+#: option (``--bleu-harness-...``, which wins): its metavar and what it says.
+UNDER_TEST = {
+    "bleu_harness_implementation": (
+        "MODULE:CALLABLE", "your BLEU function under test, fn(hypotheses, references, level, "
+        "**options): the cases check it (the bundled corpus unless case paths are named)"),
+    "bleu_harness_implementation_cmd": (
+        "COMMAND", "your BLEU implementation under test as a command speaking bleu-harness's "
+        "worker protocol"),
+    "bleu_harness_claims": (
+        "CONVENTION", "the convention the implementation under test claims to follow"),
+    "bleu_harness_known": (
+        "FILE", "a YAML list of known failures of the implementation under test (a path "
+        "from the rootdir)"),
+    "bleu_harness_baseline": (
+        "RUN", "a stored run (bleu-harness run --format json) whose failures, each for its "
+        "cause, are known (a path from the rootdir)"),
 }
 
 
@@ -98,7 +95,7 @@ def under_test(config: pytest.Config) -> dict[str, str]:
     """The implementation under test and what is known of it, as the session gives them
     (the option, else the ini key); empty where none is named: the engine is under test."""
     given = {}
-    for name in UNDER_TEST_INI:
+    for name in UNDER_TEST:
         value = (config.getoption(name, default=None) or config.getini(name) or "").strip()
         if value and name in ("bleu_harness_known", "bleu_harness_baseline"):
             value = str(config.rootpath / value) if not os.path.isabs(value) else value
