@@ -80,10 +80,19 @@ def dists(tmp_path_factory) -> dict[str, Path]:
     """The sdist and the wheel ``python -m build`` makes from a copy of the checkout."""
     source = copy_checkout(tmp_path_factory.mktemp("checkout"))
     outdir = tmp_path_factory.mktemp("dist")
-    _build(source, outdir)
+    log = outdir / "build.log"
+    log.write_text(_build(source, outdir), encoding="utf-8")
     [sdist] = outdir.glob("*.tar.gz")
     [wheel] = outdir.glob("*.whl")
-    return {"sdist": sdist, "wheel": wheel}
+    return {"sdist": sdist, "wheel": wheel, "log": log}
+
+
+def test_the_build_warns_of_no_folder_it_would_leave_out(dists):
+    """setuptools warned "Package would be ignored" of eight folders of data (the corpus's,
+    the examples', the vendored fairseq's) that package-data globs reached into: each is
+    listed as a package of its own, and the build says nothing of them."""
+    log = dists["log"].read_text(encoding="utf-8")
+    assert "would be ignored" not in log, log[log.find("would be ignored") - 500:][:1500]
 
 
 @pytest.fixture(scope="module")
