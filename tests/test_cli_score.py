@@ -133,3 +133,24 @@ def test_the_precisions_column_is_in_percent_for_every_convention(tmp_path, caps
             if line.startswith("│ ") and "precisions" not in line]
     precisions = {row.split("│")[1].strip(): row.split("│")[4].strip() for row in rows}
     assert len(set(precisions.values())) == 1 and len(precisions) == 3, precisions
+
+
+def test_the_sacrebleu_option_names_the_docs_give_are_those_of_its_bleu_class():
+    """docs/tutorials/ci-gate.md says a claimed ``sacrebleu`` implementation receives the
+    option names of SacreBLEU's ``BLEU`` class, which its functions do not all take (a user's
+    ``sentence_bleu`` wrapper failed on ``effective_order``): held to the live library."""
+    import inspect
+
+    import sacrebleu
+
+    from bleu_harness.bleu import CONVENTIONS
+
+    said = {"lowercase", "tokenize", "smooth_method", "smooth_value", "effective_order",
+            "max_ngram_order"}
+    assert said <= set(CONVENTIONS["sacrebleu"].option_names)
+    assert said <= set(inspect.signature(sacrebleu.metrics.BLEU.__init__).parameters)
+    functions = set(inspect.signature(sacrebleu.sentence_bleu).parameters)
+    assert "effective_order" not in functions and "use_effective_order" in functions
+    docs = (Path(__file__).parents[1] / "docs" / "tutorials" / "ci-gate.md").read_text(
+        encoding="utf-8")
+    assert all(f"`{name}`" in docs for name in said) and "`use_effective_order`" in docs
