@@ -163,8 +163,15 @@ def environment() -> dict[str, str]:
     return env
 
 
+#: A run's progress on stderr (a line every few seconds when it is not a terminal): what a
+#: console example shows depends on how long it took, so it is not held to the page.
+PROGRESS = re.compile(r"^bleu-harness: \d+/\d+ requests answered")
+
+
 def run_console(path: Path, folder: Path) -> Outcome:
-    """Every console block of a page, in order, in ``folder``: what did not match."""
+    """Every console block of a page, in order, in ``folder``: what did not match what a
+    terminal shows, stdout then stderr (a console example once left out the stderr line
+    its command prints)."""
     page = blocks(path)
     outcome = Outcome()
     scratch_directory(folder, page)
@@ -183,7 +190,10 @@ def run_console(path: Path, folder: Path) -> Outcome:
                 done = subprocess.run(["bash", "-c", command.command], cwd=folder, env=env,
                                       capture_output=True, text=True, timeout=COMMAND_TIMEOUT,
                                       stdin=subprocess.DEVNULL)
-                actual = done.stdout
+                # what a terminal shows: stdout, then the lines of stderr (but the progress)
+                actual = done.stdout + "".join(
+                    f"{line}\n" for line in done.stderr.splitlines()
+                    if line.strip() and not PROGRESS.match(line))
             except subprocess.TimeoutExpired:
                 outcome.problems.append(f"{name}:{command.line}: $ {command.command}: still "
                                         f"running after {COMMAND_TIMEOUT} s")
@@ -191,8 +201,8 @@ def run_console(path: Path, folder: Path) -> Outcome:
             if not matches(command.expected, actual):
                 outcome.problems.append(
                     f"{name}:{command.line}: $ {command.command} (exit {done.returncode})\n"
-                    f"--- shown\n{command.expected}\n--- printed\n{actual}"
-                    f"--- stderr\n{done.stderr[-2000:]}")
+                    f"--- shown\n{command.expected}\n--- printed (stdout, then stderr)\n"
+                    f"{actual}")
     return outcome
 
 

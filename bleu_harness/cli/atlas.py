@@ -11,6 +11,7 @@ from bleu_harness.cli.options import add_format
 from bleu_harness.report import stream
 from bleu_harness.report.atlas import atlas_document, render_html, render_markdown
 from bleu_harness.report.output import check_outputs, write_report
+from bleu_harness.text import count_of
 
 NAME = "atlas"
 DESCRIPTION = (
@@ -44,5 +45,6 @@ def main(args, console: Console) -> int:
         sys.stdout.write(text)
     libraries = document["libraries"]
     findings = sum(len(library["ranges"]) for library in libraries.values())
-    print(f"{len(libraries)} libraries, {findings} version ranges to fix", file=sys.stderr)
+    said = "1 library" if len(libraries) == 1 else f"{len(libraries)} libraries"
+    print(f"{said}, {count_of(findings, 'version range')} to fix", file=sys.stderr)
     return 0
