@@ -64,3 +64,39 @@ def test_a_report_never_overwrites_what_the_command_reads_or_another_report(
     err = capsys.readouterr().err
     assert "reads that file" in err or "writes that file too" in err or "case folder" in err, err
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("step", ["probe", "report"])
+def test_a_signal_while_a_temporary_file_exists_leaves_none(tmp_path, step):
+    """A signal that came while a report's temporary file existed (the probe that checks a
+    path can be written, or the report written beside its target) left the file behind:
+    ``.end1.jsonl.XXXXXXXX.tmp`` after a run signalled as it started. SIGINT is sent right
+    after the file is made; it is raised once the file is gone (or in place)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, sys\n"
+        "from bleu_harness import signals\n"
+        "import bleu_harness.report.output as output\n"
+        "signals.install()\n"
+        "real = os.fchmod\n"
+        "def fchmod(fd, mode):\n"
+        "    real(fd, mode)\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    for _ in range(1000): pass  # the handler runs here, after the file is made\n"
+        "output.os.fchmod = fchmod\n"
+        "target = sys.argv[2]\n"
+        "try:\n"
+        "    if sys.argv[1] == 'probe':\n"
+        "        output._try_writing(output.Path(target))\n"
+        "    else:\n"
+        "        output.write_report(target, 'text')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n")
+    target = tmp_path / "end1.jsonl"
+    done = subprocess.run([sys.executable, "-c", code, step, str(target)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout == "interrupted\n", done.stdout + done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == (
+        ["end1.jsonl"] if step == "report" else [])

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bleu_harness.errors import UsageError
+from bleu_harness.signals import critical
 from bleu_harness.text import one_line
 from bleu_harness.textfiles import within
 
@@ -77,12 +78,13 @@ def _try_writing(target: Path) -> None:
         finally:
             os.close(fd)
         return
-    fd, name = _temporary(target, ".tmp")
-    try:
-        os.write(fd, b"\n")
-    finally:
-        os.close(fd)
-        os.unlink(name)
+    with critical():  # a signal while the probe exists is raised once it is gone
+        fd, name = _temporary(target, ".tmp")
+        try:
+            os.write(fd, b"\n")
+        finally:
+            os.close(fd)
+            os.unlink(name)
 
 
 def _mode(path: Path) -> int | None:
@@ -109,7 +111,7 @@ def _temporary(target: Path, suffix: str) -> tuple[int, str]:
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent)
     try:
         os.fchmod(fd, _umask_mode())
-    except OSError:
+    except BaseException:
         os.close(fd)
         os.unlink(name)
         raise
@@ -196,14 +198,15 @@ def write_report(path: str | Path, text: str, flag: str = "--output") -> None:
                 stream.write(text)
             return
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = _temporary(target, ".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        with critical():  # a signal while the temporary file exists is raised once it is
+            fd, temporary = _temporary(target, ".tmp")  # in place or gone
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                    stream.write(text)
+                os.replace(temporary, target)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
     except OSError as error:
         raise OutputError(f"{flag} {one_line(str(path))}: cannot write: "
                           f"{error.strerror or error}") from None
