@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bleu_harness.backends.base import Backend, BackendInfo
 from bleu_harness.backends.own import answered_here
 from bleu_harness.backends.registry import (
     engine_backend,
@@ -34,6 +35,7 @@ from bleu_harness.cases.loader import load
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.cases.retokenize import retokenize
 from bleu_harness.checkplan import CasePlan, distinct_requests, plan_cases, roles_of
+from bleu_harness.errors import StreamError
 from bleu_harness.execute import DEFAULT_STARTUP_TIMEOUT, Executor
 from bleu_harness.gate import (
     DIVERGED,
@@ -41,7 +43,9 @@ from bleu_harness.gate import (
     Known,
     Tally,
     exit_code,
+    from_baseline,
     mark,
+    read_known_file,
     unmatched_entries,
 )
 from bleu_harness.judge import judge_case, summary_counts
@@ -57,6 +61,7 @@ from bleu_harness.records import (
 )
 from bleu_harness.report import stream
 from bleu_harness.report.causes import reconciled
+from bleu_harness.report.diff import refuse_incomplete
 from bleu_harness.report.map_cache import DamagedEntry, KeptMap, MapCache, map_records
 from bleu_harness.signals import critical, exit_code_of, hold
 
@@ -137,25 +142,17 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
                                         options.claims)
     backends = reference_backends(options.backends, options.library_python)
     engine_wanted = any(b.name == "own" for b in backends)
-    if subject is None and not engine_wanted:
-        backends.insert(0, engine_backend())
 
     def report(done: int, total: int) -> None:
-        answered[:] = done, total
+        requests_done[:] = done, total
         if progress is not None:
             progress(done, total, state["judged"], len(cases))
 
-    state, answered = {"judged": 0}, [0, 0]
+    state, requests_done = {"judged": 0}, [0, 0]
     with Executor(options.timeout, options.jobs, options.startup_timeout, report,
                   notice) as executor:
-        infos = executor.start_all(([subject] if subject else []) + backends)
-        if subject is not None:
-            under_test = infos[0]
-            require_started(subject, under_test)
-            claims, is_engine = (options.claims,), False
-        else:
-            under_test = next(i for i in infos if i.role == "engine")
-            claims, is_engine = tuple(CONVENTIONS), True
+        infos = executor.start_all(started_backends(subject, backends))
+        under_test, claims, is_engine = who_is_under_test(infos, subject, options.claims)
         require_asked_libraries(infos, options.library_python)
         roles = roles_of(infos, under_test, claims, is_engine,
                          divergence_map=engine_wanted and options.divergence_map)
@@ -173,7 +170,7 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
             with _judged_records_kept_from_the_collector() as keep_apart:
                 def settled() -> None:  # and the progress says so (maps may come after
                     keep_apart()        # the last answer)
-                    report(*answered)
+                    report(*requests_done)
 
                 _judge_as_answered(executor, plan_cases(cases, roles), is_engine, options.known,
                                    sink, state, records, tally, options.maxfail,
@@ -197,6 +194,44 @@ def execute_run(options: RunOptions, sink: Sink, progress: Progress | None = Non
     return RunResult(stream.header_from_line(header), records, problems,
                      stream.footer_from_line(footer), tuple(cases) if options.tokenizer
                      is not None else loaded.cases)
+
+
+def started_backends(subject: Backend | None, backends: Sequence[Backend]) -> list[Backend]:
+    """What a run starts: the implementation under test first, then the reference
+    backends, the engine first among them where nothing else is under test."""
+    if subject is None and not any(b.name == "own" for b in backends):
+        backends = [engine_backend(), *backends]
+    return ([subject] if subject else []) + list(backends)
+
+
+def who_is_under_test(infos: Sequence[BackendInfo], subject: Backend | None,
+                      claims: str | None) -> tuple[BackendInfo, tuple[str, ...], bool]:
+    """The started backend under test (:func:`started_backends`' order), the conventions
+    it claims and whether it is the engine: the implementation, which must have started
+    (:class:`~bleu_harness.errors.StartupError`), or else the engine, claiming every
+    convention."""
+    if subject is not None:
+        require_started(subject, infos[0])
+        return infos[0], (claims or "",), False
+    return next(i for i in infos if i.role == "engine"), tuple(CONVENTIONS), True
+
+
+def known_of(baseline: str | None, known_file: str | None,
+             baseline_flag: str = "--baseline") -> Known:
+    """What a run knows to fail: the failures (each with its cause) and drift of a stored
+    run, read whole (``baseline``), and the entries of a known list (``known_file``)."""
+    if not baseline and not known_file:
+        return NOTHING_KNOWN
+    keys, drift, causes = frozenset(), frozenset(), {}
+    if baseline:
+        try:
+            run = stream.read_run(baseline)
+        except StreamError as error:
+            raise StreamError(f"{baseline_flag} {error}") from None
+        refuse_incomplete(run, baseline_flag)
+        keys, drift, causes = from_baseline(run.checks, baseline)
+    entries = read_known_file(known_file) if known_file else ()
+    return Known(keys, drift, entries, baseline or "", known_file or "", causes)
 
 
 def _judge_as_answered(executor: Executor, plans: Sequence[CasePlan], is_engine: bool,

@@ -24,18 +24,10 @@ from bleu_harness.cli.options import (
     library_pythons,
     load_tokenizer,
 )
-from bleu_harness.errors import StreamError, UsageError
-from bleu_harness.gate import (
-    EXIT_CODES,
-    NOTHING_KNOWN,
-    TERMINATED,
-    Known,
-    from_baseline,
-    read_known_file,
-)
-from bleu_harness.pipeline import RunOptions, execute_run
+from bleu_harness.errors import UsageError
+from bleu_harness.gate import EXIT_CODES, TERMINATED, Known
+from bleu_harness.pipeline import RunOptions, execute_run, known_of
 from bleu_harness.report import stream
-from bleu_harness.report.diff import refuse_incomplete
 from bleu_harness.report.html import render_html, require_plotly
 from bleu_harness.report.junit import render_junit
 from bleu_harness.report.markdown import render_markdown
@@ -121,18 +113,7 @@ def add_arguments(parser) -> None:
 
 
 def _known(args) -> Known:
-    if not args.baseline and not args.known:
-        return NOTHING_KNOWN
-    keys, drift, causes = frozenset(), frozenset(), {}
-    if args.baseline:
-        try:
-            baseline = stream.read_run(args.baseline)
-        except StreamError as error:
-            raise StreamError(f"--baseline {error}") from None
-        refuse_incomplete(baseline, "--baseline")
-        keys, drift, causes = from_baseline(baseline.checks, args.baseline)
-    entries = read_known_file(args.known) if args.known else ()
-    return Known(keys, drift, entries, args.baseline or "", args.known or "", causes)
+    return known_of(args.baseline, args.known)
 
 
 def _check_tags(tags) -> None:

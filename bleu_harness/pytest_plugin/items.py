@@ -11,19 +11,16 @@ import pytest
 
 from bleu_harness import __version__
 from bleu_harness.backends.base import BackendInfo
-from bleu_harness.backends.registry import (
-    engine_backend,
-    implementation_under_test,
-    reference_backends,
-)
+from bleu_harness.backends.registry import implementation_under_test, reference_backends
 from bleu_harness.cases.lint import lint
 from bleu_harness.cases.loader import bundled_corpus, load_found
 from bleu_harness.cases.model import Case, Problem
 from bleu_harness.checkplan import plan_case, roles_of
-from bleu_harness.errors import StreamError, UsageError
+from bleu_harness.errors import StartupError, UsageError
 from bleu_harness.execute import Executor
-from bleu_harness.gate import NOTHING_KNOWN, Known, from_baseline, mark, read_known_file
+from bleu_harness.gate import mark
 from bleu_harness.judge import judge_case
+from bleu_harness.pipeline import known_of, started_backends, who_is_under_test
 from bleu_harness.pytest_plugin import (
     _STASH_IDS,
     _STASH_RUNNER,
@@ -32,46 +29,39 @@ from bleu_harness.pytest_plugin import (
     under_test,
 )
 from bleu_harness.records import DRIFT, FAILING, CheckRecord, shown
-from bleu_harness.report.diff import refuse_incomplete
 from bleu_harness.report.presentation import comparison, expected_shown, origin_text
-from bleu_harness.report.stream import read_run
-from bleu_harness.report.summary import cause_group as cause_of
-from bleu_harness.report.summary import ready_libraries, unready_notes
+from bleu_harness.report.summary import cause_group, ready_libraries, unready_notes
 from bleu_harness.text import clean_text, one_line, visible
 
 
 class SessionRunner:
     """The backends of a pytest session, started on first use and ended with the session:
     the engine under test, or the project's implementation (``given``: the session's
-    ``under_test``) with what is known of it."""
+    ``under_test``) with what is known of it, as ``bleu-harness run`` starts them."""
 
     def __init__(self, backends: tuple[str, ...] = (),
                  given: Mapping[str, str] | None = None) -> None:
         given = given or {}
         subject = implementation_under_test(given.get("implementation"),
                                             given.get("implementation_cmd"), given.get("claims"))
-        self.known = _known(given)
+        try:
+            self.known = known_of(given.get("baseline"), given.get("known"),
+                                  "bleu_harness_baseline")
+        except UsageError as error:
+            raise pytest.UsageError(f"bleu-harness: {error}") from None
         self.executor = Executor()
-        chosen = reference_backends(backends, {})
-        if subject is None and not any(b.name == "own" for b in chosen):
-            chosen.insert(0, engine_backend())
-        infos = self.executor.start_all(([subject] if subject else []) + chosen)
+        infos = self.executor.start_all(started_backends(subject,
+                                                         reference_backends(backends, {})))
         self.infos = tuple(infos[1:] if subject else infos)
-        if subject is not None:
-            self.under_test, self.is_engine = infos[0], False
-            if not self.under_test.ready:  # said once: the session stops (exit 4)
-                self.executor.close()
-                named = given.get("implementation") or given.get("implementation_cmd")
-                pytest.exit(f"bleu-harness: the implementation under test {named} did not "
-                            f"start: {self.under_test.note}", returncode=pytest.ExitCode.USAGE_ERROR)
-            claims = (given["claims"],)
-        else:
-            self.under_test, self.is_engine = next(i for i in infos if i.role == "engine"), True
-            if not self.under_test.ready:
-                raise RuntimeError(f"the engine's worker did not start: {self.under_test.note}")
-            from bleu_harness.bleu import CONVENTIONS
-
-            claims = tuple(CONVENTIONS)
+        try:
+            self.under_test, claims, self.is_engine = who_is_under_test(
+                infos, subject, given.get("claims"))
+        except StartupError as error:  # said once: the session stops (exit 4)
+            self.executor.close()
+            pytest.exit(f"bleu-harness: the implementation under test did not start: {error}",
+                        returncode=pytest.ExitCode.USAGE_ERROR)
+        if not self.under_test.ready:
+            raise RuntimeError(f"the engine's worker did not start: {self.under_test.note}")
         self.roles = roles_of(infos, self.under_test, claims, self.is_engine,
                               divergence_map=False)
 
@@ -90,23 +80,6 @@ def _runner(config: pytest.Config) -> SessionRunner:
         runner = SessionRunner(chosen_backends(config), under_test(config))
         config.stash[_STASH_RUNNER] = runner
     return runner
-
-
-def _known(given: Mapping[str, str]) -> Known:
-    """What the session knows to fail: the ``known`` list and the ``baseline`` run, read as
-    ``bleu-harness run --known --baseline`` reads them."""
-    if not given.get("known") and not given.get("baseline"):
-        return NOTHING_KNOWN
-    keys, drift, causes = frozenset(), frozenset(), {}
-    try:
-        if given.get("baseline"):
-            baseline = read_run(given["baseline"])
-            refuse_incomplete(baseline, "bleu_harness_baseline")
-            keys, drift, causes = from_baseline(baseline.checks, given["baseline"])
-        entries = read_known_file(given["known"]) if given.get("known") else ()
-    except (UsageError, StreamError) as error:
-        raise pytest.UsageError(f"bleu-harness: {error}") from None
-    return Known(keys, drift, entries, given.get("baseline", ""), given.get("known", ""), causes)
 
 
 def bundled_items(session: pytest.Session) -> list[pytest.Item]:
@@ -206,7 +179,7 @@ class CaseItem(pytest.Item):
         if new:
             raise CaseFailure(new)
         if bad:  # every failure known (the known list, the baseline): pytest's xfail
-            pytest.xfail(f"known: {'; '.join(dict.fromkeys(cause_of(r) for r in bad))}")
+            pytest.xfail(f"known: {'; '.join(dict.fromkeys(cause_group(r) for r in bad))}")
 
     def repr_failure(self, excinfo, style=None):
         if not isinstance(excinfo.value, CaseFailure):
